@@ -1,0 +1,50 @@
+"""Release: write the learner starters in `projects/` from `solutions/` with nbgrader's generate_assignment, then clear
+the solution regions of answer files (starter scripts), which nbgrader copies as they are."""
+from __future__ import annotations
+import filecmp, logging, tempfile
+from pathlib import Path
+from traitlets.config import Config
+from nbgrader.converters import GenerateAssignment
+from nbgrader.coursedir import CourseDirectory
+from autograder.cells import has_solution_region, clear_solutions
+
+IGNORED = {".ipynb_checkpoints", "__pycache__"}
+
+def release_module(module:str, source_root:Path, release_root:Path):
+  c = Config()
+  c.CourseDirectory.root = str(Path(source_root).resolve().parent)
+  c.CourseDirectory.source_directory = str(Path(source_root).resolve())
+  c.CourseDirectory.release_directory = str(Path(release_root).resolve())
+  c.CourseDirectory.ignore = sorted(IGNORED) + ["*.pyc"]
+  c.GenerateAssignment.no_database = True
+  c.SaveCells.enabled = False
+  c.BaseConverter.force = True
+  coursedir = CourseDirectory(config=c)
+  coursedir.assignment_id = module
+  converter = GenerateAssignment(coursedir=coursedir, config=c)
+  converter.log.setLevel(logging.ERROR)
+  converter.start()
+  for path in (Path(release_root) / module).rglob("*"):
+    if path.is_file() and path.suffix != ".ipynb":
+      try: text = path.read_text()
+      except UnicodeDecodeError: continue
+      if has_solution_region(text): path.write_text(clear_solutions(text))
+
+def release(modules:list[str], source_root:Path, release_root:Path):
+  for module in modules: release_module(module, source_root, release_root)
+
+def _files(folder:Path) -> set[Path]:
+  return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and not IGNORED & set(p.relative_to(folder).parts)} if folder.is_dir() else set()
+
+def differences(modules:list[str], source_root:Path, release_root:Path) -> list[str]:
+  """The files under `release_root` that differ from what release would write now (missing, extra or changed)."""
+  with tempfile.TemporaryDirectory(prefix="release-check-") as tmp:
+    release(modules, source_root, Path(tmp))
+    out = []
+    for module in modules:
+      fresh, current = Path(tmp) / module, Path(release_root) / module
+      want, have = _files(fresh), _files(current)
+      out += [f"{module}/{p} (missing)" for p in sorted(want - have)]
+      out += [f"{module}/{p} (not written by release)" for p in sorted(have - want)]
+      out += [f"{module}/{p} (differs)" for p in sorted(want & have) if not filecmp.cmp(fresh / p, current / p, shallow=False)]
+    return out

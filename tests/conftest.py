@@ -1,0 +1,8 @@
+"""Each pytest worker gets its own tinygrad compile cache and the CPU device (no GPU probe)."""
+import os, sys, tempfile
+from pathlib import Path
+
+os.environ["DEV"] = "CPU"
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-cache-{_worker}.db")
+sys.path.insert(0, str(Path(__file__).parent))

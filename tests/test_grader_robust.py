@@ -1,0 +1,120 @@
+"""The grader survives whatever a learner does to a notebook: each doctored submission gets the right status, the
+grader exits 0, and the other module is still graded. Runs on the toy course, so it needs no tinygrad."""
+import json, shutil
+import nbformat
+import pytest
+from autograder.cli import main
+from autograder.cells import grade_id
+from toy_course import write_toy_course
+
+@pytest.fixture
+def course(tmp_path):
+  source = write_toy_course(tmp_path)
+  submission = tmp_path / "submission"
+  shutil.copytree(source, submission)                 # the solutions as a submission: full marks unless doctored
+  return source, submission
+
+def notebook(submission, module="01_toy"): return submission / module / f"{module}.ipynb"
+
+def edit(submission, fn, module="01_toy"):
+  nb = nbformat.read(str(notebook(submission, module)), as_version=4)
+  nb.cells = fn(nb.cells)
+  nbformat.write(nb, str(notebook(submission, module)))
+
+def set_answer(cells, gid, source):
+  for c in cells:
+    if grade_id(c) == gid: c.source = source
+  return cells
+
+def run_grade(tmp_path, source, submission, *extra):
+  out = tmp_path / "report.json"
+  assert main(["grade", str(submission), "--source", str(source), "--json", str(out), *extra]) == 0
+  report = json.loads(out.read_text())
+  return {m["module"]: m for m in report["modules"]}, report
+
+def statuses(module): return {t["id"]: t["status"] for t in module["tests"]}
+
+def test_untouched_solution_gets_full_marks(tmp_path, course):
+  modules, report = run_grade(tmp_path, *course)
+  assert report["score"] == report["max_score"] == 10
+  assert all(m["status"] == "graded" for m in modules.values())
+
+def test_invalid_json_is_unreadable_and_the_other_module_is_graded(tmp_path, course):
+  source, submission = course
+  notebook(submission).write_text('{"cells": [')
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert modules["01_toy"]["status"] == "unreadable" and modules["01_toy"]["score"] == 0
+  assert set(statuses(modules["01_toy"]).values()) == {"not_run"}
+  assert modules["02_toy"]["status"] == "graded" and modules["02_toy"]["score"] == 5
+
+def test_missing_notebook(tmp_path, course):
+  source, submission = course
+  notebook(submission).unlink()
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert modules["01_toy"]["status"] == "missing" and modules["02_toy"]["score"] == 5
+
+@pytest.mark.parametrize("doctor", [
+  lambda cells: [c for c in cells if grade_id(c) != "test_square"],                       # deleted test cell
+  lambda cells: set_answer(cells, "test_square", "pass"),                                  # test replaced by pass
+  lambda cells: cells[::-1],                                                               # re-ordered
+  lambda cells: cells + [nbformat.v4.new_code_cell("double = lambda x: 0")],               # extra cell
+  lambda cells: [nbformat.v4.new_markdown_cell(c.source) if grade_id(c) == "test_double" else c for c in cells],  # retyped
+  lambda cells: cells + [c for c in cells if grade_id(c) == "test_double"],                # duplicated test
+])
+def test_learner_edits_to_test_cells_change_nothing(tmp_path, course, doctor):
+  source, submission = course
+  edit(submission, doctor)
+  modules, report = run_grade(tmp_path, source, submission)
+  assert report["score"] == 10, modules
+
+def test_stripped_metadata_and_renamed_ids_still_find_the_answers(tmp_path, course):
+  source, submission = course
+  def strip(cells):
+    for c in cells:
+      if grade_id(c) == "ans_double": c.metadata = {}
+      elif grade_id(c) == "ans_square": c.metadata["nbgrader"]["grade_id"] = "my_square"
+    return cells
+  edit(submission, strip)
+  modules, report = run_grade(tmp_path, source, submission)
+  assert report["score"] == 10, modules
+
+def test_endless_loop_in_an_answer_times_out(tmp_path, course):
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "while True: pass"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  m = modules["01_toy"]
+  assert m["status"] == "timeout"
+  assert statuses(m) == {"test_double": "error", "test_square": "passed"}     # interrupted, and the rest still ran
+  assert modules["02_toy"]["score"] == 5
+
+def test_exit_in_an_answer_is_a_dead_kernel(tmp_path, course):
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_square", "import os\nos._exit(0)"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  m = modules["01_toy"]
+  assert m["status"] == "kernel_died" and m["score"] == 2
+  assert statuses(m) == {"test_double": "passed", "test_square": "not_run"}
+  assert modules["02_toy"]["score"] == 5
+
+def test_a_failing_answer_reports_the_check_message_not_the_test(tmp_path, course, capsys):
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
+  modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"))
+  test = next(t for t in modules["01_toy"]["tests"] if t["id"] == "test_double")
+  assert test["status"] == "failed" and test["message"] == "CheckFailed: double(21): expected 42, got 23"
+  everything = capsys.readouterr().out + json.dumps(report) + (tmp_path / "r.md").read_text()
+  for secret in ("HIDDEN", "check_equal(double(21)", "Traceback", "square(-7)"):
+    assert secret not in everything
+
+def test_unknown_module_is_a_usage_error(tmp_path, course):
+  source, submission = course
+  assert main(["grade", str(submission), "--source", str(source), "--modules", "42"]) == 2
+
+def test_self_check_points_at_the_learners_line(tmp_path, course, capsys):
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_square", "def square(x):\n    y = x\n    return x * undefined_name"))
+  assert main(["check", "01", "--projects", str(submission)]) == 1
+  out = capsys.readouterr().out
+  assert "passed          test_double" in out
+  assert "error           test_square" in out and "NameError" in out
+  assert "in your code at ans_square, line 3: return x * undefined_name" in out

@@ -1,0 +1,36 @@
+"""A two-module toy course in nbgrader format, without tinygrad: fast material for testing the grader itself."""
+from __future__ import annotations
+from pathlib import Path
+import nbformat
+from nbformat.v4 import new_notebook, new_code_cell, new_markdown_cell
+
+def meta(grade_id:str, solution=False, grade=False, points=0, locked=None) -> dict:
+  m = {"grade": grade, "grade_id": grade_id, "locked": (not solution) if locked is None else locked, "schema_version": 3,
+       "solution": solution, "task": False}
+  if grade: m["points"] = points
+  return {"nbgrader": m}
+
+def toy_notebook(n:int) -> nbformat.NotebookNode:
+  cells = [
+    new_markdown_cell(f"# Toy module {n}", metadata=meta("intro")),
+    new_code_cell("from autograder import check_equal, check", metadata=meta("setup")),
+    new_code_cell(f"def double(x):\n    \"\"\"Twice x.\"\"\"\n    ### BEGIN SOLUTION\n    return {n} * x // {n} * 2\n    ### END SOLUTION",
+                  metadata=meta("ans_double", solution=True)),
+    new_code_cell("check_equal(double(2), 4, name='double(2)')\n### BEGIN HIDDEN TESTS\ncheck_equal(double(21), 42, name='double(21)')\n### END HIDDEN TESTS",
+                  metadata=meta("test_double", grade=True, points=2)),
+    new_code_cell("def square(x):\n    \"\"\"x squared.\"\"\"\n    ### BEGIN SOLUTION\n    return x * x\n    ### END SOLUTION",
+                  metadata=meta("ans_square", solution=True)),
+    new_code_cell("check_equal(square(3), 9, name='square(3)')\n### BEGIN HIDDEN TESTS\ncheck_equal(square(-7), 49, name='square(-7)')\n### END HIDDEN TESTS",
+                  metadata=meta("test_square", grade=True, points=3)),
+  ]
+  nb = new_notebook(cells=cells)
+  nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+  nb.metadata["autograder"] = {"cell_timeout": 10, "timeout": 30}
+  return nb
+
+def write_toy_course(root:Path, modules=("01_toy", "02_toy")) -> Path:
+  """solutions/ with the toy modules under `root`; returns the solutions folder."""
+  for n, name in enumerate(modules, 1):
+    (root / "solutions" / name).mkdir(parents=True, exist_ok=True)
+    nbformat.write(toy_notebook(n), str(root / "solutions" / name / f"{name}.ipynb"))
+  return root / "solutions"
