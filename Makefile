@@ -1,0 +1,28 @@
+# The two commands: `make grade` (set up, then grade projects/ against the hidden tests) and `make test`.
+VENV := .venv/bin
+export DEV ?= CPU
+
+.PHONY: setup grade test lab docs release report doctor
+setup:
+	@bash scripts/setup.sh
+
+grade: setup
+	$(VENV)/autograder grade $(ARGS)
+
+test: setup
+	$(VENV)/python -m pytest -n 2 --durations=10 tests $(ARGS)
+
+lab: setup
+	$(VENV)/jupyter lab projects
+
+docs: setup
+	$(VENV)/mkdocs build --strict
+
+release: setup
+	$(VENV)/autograder release
+
+report: setup
+	$(VENV)/autograder grade --json score.json --markdown score.md
+
+doctor: setup
+	$(VENV)/autograder doctor

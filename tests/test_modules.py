@@ -1,0 +1,92 @@
+"""The honesty tests, applied to every module in solutions/: the reference solution gets full marks (from our grader
+and from plain nbgrader), the released starter gets zero and runs to the end, and projects/ is exactly what release
+writes, with nothing of a solution or a hidden test in it."""
+import re, shutil, subprocess, sys
+from pathlib import Path
+import pytest
+from autograder.cells import BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN, is_answer, is_test
+from autograder.assemble import read_notebook
+from autograder.course import REPO, module_names, notebook_path
+from autograder.grade import grade_module
+from autograder.release import differences
+
+SOLUTIONS, PROJECTS = REPO / "solutions", REPO / "projects"
+MODULES = module_names(SOLUTIONS)
+MARKERS = re.compile(r"(BEGIN|END) (SOLUTION|HIDDEN TESTS)")
+
+def summary(module:dict) -> str:
+  return "\n".join(f"{t['id']}: {t['status']} {t['score']}/{t['max_score']} {t['message']}" for t in module["tests"])
+
+@pytest.mark.parametrize("module", MODULES)
+def test_solution_gets_full_marks(module):
+  result = grade_module(module, SOLUTIONS, SOLUTIONS)
+  assert result["status"] == "graded", result["message"]
+  assert result["max_score"] > 0 and result["score"] == result["max_score"], summary(result)
+  assert all(t["status"] == "passed" for t in result["tests"]), summary(result)
+
+@pytest.mark.parametrize("module", MODULES)
+def test_starter_gets_zero_and_runs_to_the_end(module):
+  result = grade_module(module, SOLUTIONS, PROJECTS)
+  assert result["status"] == "graded", result["message"]
+  assert result["score"] == 0, summary(result)
+  assert all(t["status"] in ("failed", "error") for t in result["tests"]), summary(result)
+
+def test_projects_is_what_release_writes():
+  assert differences(MODULES, SOLUTIONS, PROJECTS) == []
+
+def _regions(text:str, begin:str, end:str) -> tuple[list[str], list[str]]:
+  """(lines inside begin/end regions, lines outside them)."""
+  inside, outside, on = [], [], False
+  for line in text.splitlines():
+    if begin in line: on = True
+    elif end in line: on = False
+    else: (inside if on else outside).append(line.strip())
+  return inside, outside
+
+def _texts(folder:Path) -> dict[str, str]:
+  """Every cell source of the module's notebooks and every other text file, by a readable name."""
+  out = {}
+  for path in sorted(folder.rglob("*")):
+    if not path.is_file() or "__pycache__" in path.parts: continue
+    if path.suffix == ".ipynb":
+      for i, cell in enumerate(read_notebook(path).cells): out[f"{path.name} cell {i}"] = cell.source
+    else:
+      try: out[path.name] = path.read_text()
+      except UnicodeDecodeError: pass
+  return out
+
+@pytest.mark.parametrize("module", MODULES)
+def test_nothing_of_a_solution_or_a_hidden_test_is_released(module):
+  source, released = _texts(SOLUTIONS / module), _texts(PROJECTS / module)
+  secret, public = set(), set()
+  for text in source.values():
+    for begin, end in ((BEGIN_SOLUTION, END_SOLUTION), (BEGIN_HIDDEN, END_HIDDEN)):
+      inside, outside = _regions(text, begin, end)
+      secret |= set(inside); public |= set(outside)
+  secret = {line for line in secret - public if len(line) >= 12 and not line.startswith("#")}
+  assert secret, "the module has no solution or hidden-test lines to look for"
+  for name, text in released.items():
+    assert not MARKERS.search(text), f"{module}/{name} holds a solution or hidden-test marker"
+    leaked = [line for line in text.splitlines() if line.strip() in secret]
+    assert not leaked, f"{module}/{name} holds solution or hidden-test code: {leaked[:3]}"
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_module_has_answers_tests_and_a_course_page(module):
+  nb = read_notebook(notebook_path(SOLUTIONS, module))
+  assert any(is_answer(c) for c in nb.cells) and any(is_test(c) for c in nb.cells)
+  assert (REPO / "course" / f"{module}.md").is_file()
+
+@pytest.mark.parametrize("module", MODULES)
+def test_plain_nbgrader_autograde_gives_the_solution_full_marks(module, tmp_path):
+  """The instructor's own path: nbgrader generate_assignment + autograde on the solution as a submission."""
+  from nbgrader.api import Gradebook
+  shutil.copytree(SOLUTIONS / module, tmp_path / "source" / module)
+  shutil.copytree(SOLUTIONS / module, tmp_path / "submitted" / "student" / module)
+  cell_limit = read_notebook(notebook_path(SOLUTIONS, module)).metadata.get("autograder", {}).get("cell_timeout", 60)
+  nbgrader = [sys.executable, "-m", "nbgrader"]
+  for step in (["generate_assignment", module], ["autograde", module, f"--ExecutePreprocessor.timeout={int(cell_limit)}"]):
+    done = subprocess.run(nbgrader + step + ["--force"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+  with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+    submission = gb.find_submission(module, "student")
+    assert submission.max_score > 0 and submission.score == submission.max_score, (submission.score, submission.max_score)
