@@ -2,7 +2,7 @@
 from __future__ import annotations
 import argparse, sys
 from pathlib import Path
-from autograder.course import REPO, module_names, notebook_path, resolve
+from autograder.course import REPO, UnknownModule, module_names, notebook_path, resolve
 
 def _root(name:str) -> Path:
   """`solutions`/`projects` of the current folder, else of this repository."""
@@ -75,7 +75,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv:list[str]|None=None) -> int:
   args = parser().parse_args(argv)
   try: return args.fn(args)
-  except ValueError as e:
+  except UnknownModule as e:
     print(f"autograder: {e}", file=sys.stderr); return 2
 
 if __name__ == "__main__": sys.exit(main())

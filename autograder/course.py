@@ -12,12 +12,14 @@ def module_names(folder:Path) -> list[str]:
 
 def notebook_path(folder:Path, module:str) -> Path: return Path(folder) / module / f"{module}.ipynb"
 
+class UnknownModule(ValueError): pass
+
 def resolve(wanted:list[str]|None, available:list[str]) -> list[str]:
-  """Module arguments ('01', '1', '01_tensor_basics') to folder names; unknown ones raise ValueError."""
+  """Module arguments ('01', '1', '01_tensor_basics') to folder names; unknown ones raise UnknownModule."""
   if not wanted: return available
   out = []
   for w in wanted:
     hits = [m for m in available if m == w or (w.isdigit() and m[:2] == f"{int(w):02d}")]
-    if not hits: raise ValueError(f"no module {w!r}; available: {', '.join(available) or 'none'}")
+    if not hits: raise UnknownModule(f"no module {w!r}; available: {', '.join(available) or 'none'}")
     out += [h for h in hits if h not in out]
   return out

@@ -24,7 +24,8 @@ def _version(pkg:str) -> str|None:
 
 def diagnose() -> list[tuple[str, bool, str, str]]:
   """(what, ok, detail, fix) for each thing the workbook needs; optional things are ok when absent."""
-  rows = [("python >= 3.11", sys.version_info >= (3, 11), sys.version.split()[0], "use Python 3.11 or newer")]
+  ok = sys.version_info >= (3, 11)
+  rows = [("python >= 3.11", ok, sys.version.split()[0], "" if ok else "use Python 3.11 or newer")]
   for pkg, want in PINNED.items():
     have = _version(pkg)
     ok = (have or "").split("+")[0] == want
@@ -44,7 +45,7 @@ def diagnose() -> list[tuple[str, bool, str, str]]:
     devices = {name: f"probe failed: {type(e).__name__}" for name in DEVICES}
   for name, state in devices.items():
     required = name == "CPU"
-    fix = CLANG_FIX if required else ("module 08 needs it; without it those checks are skipped (no points)" if name == "CUDA" else "optional")
+    fix = CLANG_FIX if required else ("module 08 needs it; without it those checks are skipped (no points)" if name == "CUDA" else "")
     rows.append((f"tinygrad device {name}" + ("" if required else " (optional)"), state == "ok" or not required, state, "" if state == "ok" else fix))
   gpu = shutil.which("nvidia-smi")
   rows.append(("NVIDIA driver (optional)", True, "nvidia-smi found" if gpu else "no nvidia-smi", ""))
@@ -53,7 +54,7 @@ def diagnose() -> list[tuple[str, bool, str, str]]:
 def doctor(log=print) -> bool:
   rows = diagnose()
   for what, ok, detail, fix in rows:
-    log(f"{'BAD' if not ok else '-- ' if fix else 'ok '}  {what:<48} {detail}")
+    log(f"{'BAD' if not ok else 'ok ' if detail in ('ok', 'found') or not what.endswith('(optional)') else '-- '}  {what:<48} {detail}")
     if fix: log(f"     {'fix' if not ok else 'note'}: {fix}")
   bad = [r for r in rows if not r[1]]
   log("everything the workbook needs is here" if not bad else f"{len(bad)} problem(s) to fix")

@@ -19,7 +19,9 @@ def test_result(cell:NotebookNode, index:int, state:str, run:Run) -> dict:
   result = {"id": grade_id(cell), "status": "", "score": 0.0, "max_score": points(cell), "message": ""}
   if state == "not_run": return {**result, "status": "not_run", "message": one_line(run.message) or "not run"}
   if state == "timeout": return {**result, "status": "timeout", "message": one_line(run.message)}
-  score, _ = determine_grade(cell)
+  try: score, _ = determine_grade(cell)
+  except ValueError as e:                                  # a last value nbgrader cannot read as partial credit
+    return {**result, "status": "failed", "message": one_line(f"the cell's last value is not a valid score: {e}")}
   result["score"] = float(score or 0)
   reply = run.replies.get(index, {})
   err = reply if reply.get("status") == "error" else error_output(cell)     # the reply is the truth; outputs can be lost
