@@ -1,7 +1,7 @@
 """The honesty tests, applied to every module in solutions/: the reference solution gets full marks (from our grader
 and from plain nbgrader), the released starter gets zero and runs to the end, and projects/ is exactly what release
 writes, with nothing of a solution or a hidden test in it."""
-import re, shutil, subprocess, sys
+import os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 from autograder.cells import BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN, is_answer, is_test
@@ -34,12 +34,12 @@ def test_starter_gets_zero_and_runs_to_the_end(module):
 def test_projects_is_what_release_writes():
   assert differences(MODULES, SOLUTIONS, PROJECTS) == []
 
-def _regions(text:str, begin:str, end:str) -> tuple[list[str], list[str]]:
-  """(lines inside begin/end regions, lines outside them)."""
+def _regions(text:str) -> tuple[list[str], list[str]]:
+  """(lines inside solution or hidden-test regions, lines outside every region)."""
   inside, outside, on = [], [], False
   for line in text.splitlines():
-    if begin in line: on = True
-    elif end in line: on = False
+    if BEGIN_SOLUTION in line or BEGIN_HIDDEN in line: on = True
+    elif END_SOLUTION in line or END_HIDDEN in line: on = False
     else: (inside if on else outside).append(line.strip())
   return inside, outside
 
@@ -60,9 +60,8 @@ def test_nothing_of_a_solution_or_a_hidden_test_is_released(module):
   source, released = _texts(SOLUTIONS / module), _texts(PROJECTS / module)
   secret, public = set(), set()
   for text in source.values():
-    for begin, end in ((BEGIN_SOLUTION, END_SOLUTION), (BEGIN_HIDDEN, END_HIDDEN)):
-      inside, outside = _regions(text, begin, end)
-      secret |= set(inside); public |= set(outside)
+    inside, outside = _regions(text)
+    secret |= set(inside); public |= set(outside)
   secret = {line for line in secret - public if len(line) >= 12 and not line.startswith("#")}
   assert secret, "the module has no solution or hidden-test lines to look for"
   for name, text in released.items():
@@ -84,8 +83,9 @@ def test_plain_nbgrader_autograde_gives_the_solution_full_marks(module, tmp_path
   shutil.copytree(SOLUTIONS / module, tmp_path / "submitted" / "student" / module)
   cell_limit = read_notebook(notebook_path(SOLUTIONS, module)).metadata.get("autograder", {}).get("cell_timeout", 60)
   nbgrader = [sys.executable, "-m", "nbgrader"]
+  env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}   # nbgrader runs alembic
   for step in (["generate_assignment", module], ["autograde", module, f"--ExecutePreprocessor.timeout={int(cell_limit)}"]):
-    done = subprocess.run(nbgrader + step + ["--force"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(nbgrader + step + ["--force"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
   with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
     submission = gb.find_submission(module, "student")
