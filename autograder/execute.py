@@ -37,7 +37,8 @@ def limits(source:NotebookNode) -> tuple[float, float]:
   return float(own.get("cell_timeout", DEFAULT_CELL_TIMEOUT)), float(own.get("timeout", DEFAULT_TIMEOUT))
 
 def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:float, on_cell=None) -> Run:
-  """Execute `nb` in place (outputs land in its cells) with `workdir` as the kernel's working folder."""
+  """Execute `nb` in place (outputs land in its cells) with `workdir` as the kernel's working folder.
+  `on_cell(done, total)` is called after each code cell, for progress."""
   run = Run()
   code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
   run.cells = {i: "not_run" for i in code}
@@ -62,7 +63,7 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
         if run.replies.get(i, {}).get("ename") == TIMEOUT_ENAME:
           run.cells[i], run.status = "timeout", "timeout"
           run.message = run.message or f"a cell ran longer than {client.timeout} s and was interrupted"
-        if on_cell: on_cell(i)
+        if on_cell: on_cell(n + 1, len(code))
   except DeadKernelError:
     run.status, run.message = "kernel_died", "the kernel died (a crash or an exit in the notebook's code)"
   except Exception as e:                                   # the kernel never started, or stopped answering
