@@ -12,13 +12,20 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CELL_FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)")
 FILE_FRAME = re.compile(r"File (\S+?):(\d+), in ")
 
+def headings(markdown:str) -> list[str]:
+  """The headings of a markdown text, leaving out `#` lines inside fenced code."""
+  out, fenced = [], False
+  for line in markdown.splitlines():
+    if line.lstrip().startswith(("```", "~~~")): fenced = not fenced
+    elif not fenced and line.startswith("#"): out.append(line.lstrip("#").strip())
+  return out
+
 def task_titles(nb:NotebookNode) -> dict[int, str]:
   """Each test cell's task: the last markdown heading above it."""
   titles, heading = {}, ""
   for i, cell in enumerate(nb.cells):
     if cell.cell_type == "markdown":
-      heads = [l.lstrip("#").strip() for l in cell.source.splitlines() if l.startswith("#")]
-      if heads: heading = heads[-1]
+      heading = (headings(cell.source) or [heading])[-1]
     elif is_test(cell): titles[i] = heading
   return titles
 

@@ -118,3 +118,7 @@ def test_self_check_points_at_the_learners_line(tmp_path, course, capsys):
   assert "passed          test_double" in out
   assert "error           test_square" in out and "NameError" in out
   assert "in your code at ans_square, line 3: return x * undefined_name" in out
+
+def test_task_titles_skip_comments_in_fenced_code():
+  from autograder.selfcheck import headings
+  assert headings("## Part A\n```python\n# not a heading\n```\ntext") == ["Part A"]

@@ -1,0 +1,185 @@
+"""my_backend.py: a tinygrad 0.14 device named MY, built from ctypes memory, clang and ctypes.CDLL.
+
+You write the parts marked `raise NotImplementedError()`; the notebook 07_custom_backend.ipynb explains each one and
+tests it. Everything else here is given. After `import my_backend`, `Tensor(..., device="MY")` and `DEV=MY` work.
+
+Why a file and not a notebook cell: when a schedule has more than one kernel, tinygrad renders and compiles them in
+*spawned* worker processes. It sends them the renderer by class reference (`my_backend.MyRenderer`), so each worker
+must be able to `import my_backend`: the class must live in an importable module, on the path of every process.
+
+Map of the file (compare with tinygrad/runtime/ops_cpu.py, tinygrad/device.py, tinygrad/runtime/support/compiler_cpu.py):
+  part A  MyBuffer (given), MyAllocator       memory: alloc, copy in, copy out, sub-buffer views
+  part B  MyCompiler                          C source -> shared library bytes (clang in a subprocess)
+  part C  MyProgram                           load the bytes (ctypes.CDLL) and call the kernel
+  part D  MyRenderer (given), MyDevice, register()   glue: a Compiled device that tinygrad finds by name
+"""
+from __future__ import annotations
+import ctypes, os, platform, subprocess, sys, tempfile, time
+import numpy as np
+from tinygrad.device import Compiled, LRUAllocator, BufferSpec, Compiler, CompileError, Program, TinyELF
+from tinygrad.renderer.cstyle import ClangRenderer
+from tinygrad.helpers import Target
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Part A: memory
+
+ALIGN = 64  # bytes. The generated C declares its vector types (float4, ...) aligned, so clang uses aligned vector loads
+
+class MyBuffer:
+  """What MyAllocator hands out (the "opaque" buffer that tinygrad passes back to the allocator and to programs).
+
+  addr: the address of the first byte (an int); size: the number of bytes; mem: the Python object that owns the memory.
+  A view (a sub-buffer) shares `mem` with its base, so the memory stays alive as long as any view of it does."""
+  def __init__(self, addr:int, size:int, mem:object):
+    self.addr, self.size, self.mem = addr, size, mem
+  def __repr__(self): return f"MyBuffer(addr=0x{self.addr:x}, size={self.size})"
+
+def mv_address(mv:memoryview) -> int:
+  """The address of the first byte of a (contiguous) memoryview, writable or read-only. Given; for ctypes.memmove.
+  The address stays valid as long as `mv` is alive."""
+  return np.frombuffer(mv, dtype=np.uint8).ctypes.data
+
+class MyAllocator(LRUAllocator):
+  """Memory for the MY device. LRUAllocator (tinygrad) keeps freed buffers for reuse; we only write the `_` methods."""
+
+  def _alloc(self, size:int, options:BufferSpec) -> MyBuffer:
+    """Return a MyBuffer of `size` bytes whose `addr` is a multiple of ALIGN (64).
+
+    Take the memory from ctypes, e.g. a `(ctypes.c_uint8 * n)()` array, which Python frees when nothing refers to it
+    any more; `ctypes.addressof(array)` is its address. A ctypes array is only 16-byte aligned: ask for ALIGN-1 more
+    bytes and round the address up. `options` (a BufferSpec) can be ignored here."""
+    ### BEGIN SOLUTION
+    mem = (ctypes.c_uint8 * (size + ALIGN - 1))()
+    addr = (ctypes.addressof(mem) + ALIGN - 1) // ALIGN * ALIGN
+    return MyBuffer(addr, size, mem)
+    ### END SOLUTION
+
+  def _copyin(self, dest:MyBuffer, src:memoryview):
+    """Copy the bytes of `src` (host memory, possibly read-only) into the device buffer `dest`:
+    ctypes.memmove(dst_addr, src_addr, n) with n = src.nbytes. `mv_address(src)` (above) gives a memoryview's address."""
+    ### BEGIN SOLUTION
+    ctypes.memmove(dest.addr, mv_address(src), src.nbytes)
+    ### END SOLUTION
+
+  def _copyout(self, dest:memoryview, src:MyBuffer):
+    """Copy dest.nbytes bytes from the device buffer `src` into the host memoryview `dest` (writable)."""
+    ### BEGIN SOLUTION
+    ctypes.memmove(mv_address(dest), src.addr, dest.nbytes)
+    ### END SOLUTION
+
+  def _offset(self, buf:MyBuffer, size:int, offset:int) -> MyBuffer:
+    """A view of `size` bytes starting `offset` bytes into `buf`: no copy, same memory (writes through the view are
+    seen in `buf`). The view must keep the memory alive (share `buf.mem`). tinygrad's memory planner uses this to carve
+    the intermediate buffers of a schedule out of one big allocation."""
+    ### BEGIN SOLUTION
+    return MyBuffer(buf.addr + offset, size, buf.mem)
+    ### END SOLUTION
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Part B: compiler
+
+NATIVE = "-mcpu=native" if platform.machine().lower() in ("arm64", "aarch64") else "-march=native"   # arm64 spells it -mcpu
+CLANG_ARGS = ["-shared", "-O2", "-fPIC", NATIVE, "-fno-math-errno", "-x", "c", "-"]
+
+class MyCompiler(Compiler):
+  """Turns the C source that the renderer wrote into the bytes of a shared library (.so)."""
+  def __init__(self):
+    super().__init__(None)   # cachekey None: no on-disk cache, so a fixed bug never hides behind an old cached binary
+
+  def compile(self, src:str) -> bytes:
+    """Run clang in a subprocess: `clang -shared -O2 -fPIC -march=native -fno-math-errno -x c - -o <path>` (CLANG_ARGS
+    above, then `-o`, then a path) with `src` on stdin; return the bytes of the file it wrote (on Linux they start
+    with b'\\x7fELF'). Use a temporary directory (tempfile.TemporaryDirectory) for the output, so that parallel compiles
+    never share a file.
+
+    If clang fails, raise CompileError (from tinygrad.device) with clang's message: clang writes it on stderr, and it
+    quotes the offending source line, e.g. "<stdin>:2:11: error: expected expression / int x = ; / ^"."""
+    ### BEGIN SOLUTION
+    with tempfile.TemporaryDirectory() as tmp:
+      out = os.path.join(tmp, "kernel.so")
+      res = subprocess.run(["clang", *CLANG_ARGS, "-o", out], input=src.encode(), capture_output=True)
+      if res.returncode != 0: raise CompileError(f"clang failed (exit code {res.returncode}):\n{res.stderr.decode(errors='replace')}")
+      with open(out, "rb") as f: return f.read()
+    ### END SOLUTION
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Part C: program
+
+class MyProgram(Program):
+  """One compiled kernel, loaded and ready to call. tinygrad builds it with `MyDevice.runtime(obj)` -> MyProgram(dev, obj)."""
+  def __init__(self, dev:MyDevice, obj:TinyELF):
+    """Load `obj.lib` (the bytes from MyCompiler.compile) and look up the kernel function `obj.name` in it.
+
+    ctypes.CDLL needs a file: write the bytes to a temporary file with a unique name (dlopen hands back the *same*
+    library for a path it has already loaded), load it, then the file may be deleted. Keep the CDLL object and the
+    function on self. Set the function's `restype = None` (kernels return void).
+
+    `obj.signature` lists the kernel's parameters in order, as (name, slot, dtype, shape): the buffers first, then the
+    scalar variables. One of them may be named 'core_id' (a thread id, when the kernel was split over CPU threads):
+    remember its slot in `self.core_id_slot` (None when there is none); __call__ needs it."""
+    self.dev, self.name, self.signature = dev, obj.name, obj.signature
+    ### BEGIN SOLUTION
+    with tempfile.NamedTemporaryFile(suffix=".so", delete=False) as f:
+      f.write(obj.lib)
+      path = f.name
+    try:
+      self.lib = ctypes.CDLL(path)
+    finally:
+      os.unlink(path)
+    self.fxn = getattr(self.lib, obj.name)
+    self.fxn.restype = None
+    self.core_id_slot = next((slot for name, slot, *_ in obj.signature if name == "core_id"), None)
+    ### END SOLUTION
+
+  def __call__(self, *bufs:MyBuffer, global_size:tuple[int,int,int]=(1,1,1), local_size:tuple[int,int,int]|None=(1,1,1),
+               vals:tuple[int|None, ...]=(), wait:bool=False, timeout:int|None=None) -> float|None:
+    """Run the kernel: C arguments are the buffers' addresses (as ctypes.c_void_p), then the scalar `vals` (C ints:
+    ctypes.c_int64 is safe for any integer parameter on x86-64 and arm64). The entry of `vals` at the 'core_id' slot
+    is None: when the kernel has a core_id, call it once for each tid in range(global_size[0]), with core_id = tid (a
+    plain loop: the threads run one after the other). Otherwise call it once.
+
+    When `wait` is true return the time the kernel call(s) took, in seconds (time.perf_counter); else return None.
+    `local_size` and `timeout` can be ignored (a CPU has no work groups, and a call here cannot be interrupted)."""
+    ### BEGIN SOLUTION
+    args = [ctypes.c_void_p(b.addr) for b in bufs] + [ctypes.c_int64(v if v is not None else 0) for v in vals]
+    st = time.perf_counter()
+    if self.core_id_slot is None: self.fxn(*args)
+    else:
+      for tid in range(global_size[0]):
+        args[self.core_id_slot] = ctypes.c_int64(tid)
+        self.fxn(*args)
+    return time.perf_counter() - st if wait else None
+    ### END SOLUTION
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Part D: renderer (given) and device
+
+ARCH = {"amd64": "x86_64", "aarch64": "arm64"}.get(m := platform.machine().lower(), m) + ",native"
+
+class MyRenderer(ClangRenderer):
+  """tinygrad's C renderer, carrying our compiler (in 0.14 the compiler hangs off the renderer). Given.
+  tinygrad builds it as MyRenderer(target) in the main process and in each compile worker (by class reference)."""
+  def __init__(self, target:Target):
+    super().__init__(target)
+    self.compiler = MyCompiler()
+
+class MyDevice(Compiled):
+  """The device. tinygrad opens it with MyDevice("MY") the first time Device["MY"] is used."""
+  def __init__(self, device:str):
+    """Call Compiled.__init__(device, allocator, renderers, runtime, graph=None, arch=None) with: a MyAllocator of this
+    device, the renderer classes [MyRenderer], the program class MyProgram, and arch=ARCH (above)."""
+    ### BEGIN SOLUTION
+    super().__init__(device, MyAllocator(self), [MyRenderer], MyProgram, arch=ARCH)
+    ### END SOLUTION
+
+def register():
+  """Make `Device["MY"]` find MyDevice. tinygrad looks a device up with importlib.import_module("tinygrad.runtime.ops_my")
+  and takes the member named (case-insensitively) "MyDevice". Put this module (sys.modules[__name__]) into sys.modules
+  under that name."""
+  ### BEGIN SOLUTION
+  sys.modules["tinygrad.runtime.ops_my"] = sys.modules[__name__]
+  ### END SOLUTION
+
+try: register()
+except NotImplementedError: pass   # part D not written yet: the module still imports, so parts A-C can be tested
+
