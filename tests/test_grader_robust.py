@@ -102,7 +102,8 @@ def test_a_failing_answer_reports_the_check_message_not_the_test(tmp_path, cours
   modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"))
   test = next(t for t in modules["01_toy"]["tests"] if t["id"] == "test_double")
   assert test["status"] == "failed" and test["message"] == "CheckFailed: double(21): expected 42, got 23"
-  everything = capsys.readouterr().out + json.dumps(report) + (tmp_path / "r.md").read_text()
+  printed = capsys.readouterr()
+  everything = printed.out + printed.err + json.dumps(report) + (tmp_path / "r.md").read_text()
   for secret in ("HIDDEN", "check_equal(double(21)", "Traceback", "square(-7)"):
     assert secret not in everything
 
