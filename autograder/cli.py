@@ -29,7 +29,7 @@ def cmd_check(args) -> int:
   path = notebook_path(projects, module)
   print(f"checking {path} (visible tests only; grading also runs hidden ones)")
   try: return 0 if self_check(path) else 1
-  except (Unreadable, FileNotFoundError) as e:
+  except Unreadable as e:
     print(f"cannot read {path}: {e}"); return 1
 
 def cmd_grade(args) -> int:

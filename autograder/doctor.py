@@ -8,7 +8,7 @@ DEVICES = ["CPU", "PYTHON", "CUDA", "NV", "AMD", "METAL", "CL"]
 CLANG_FIX = ("install clang: `sudo apt-get install -y clang` (Debian/Ubuntu), `sudo dnf install clang` (Fedora), "
              "`xcode-select --install` (macOS); tinygrad's CPU backend does not work with gcc")
 PROBE = """
-import json, os
+import json
 from tinygrad import Device, Tensor
 out = {}
 for name in %r:

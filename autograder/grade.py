@@ -18,13 +18,10 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
   source = read_notebook(notebook_path(source_root, module))     # the trusted source must read; if not, that is ours to fix
   status, message, tests = "graded", "", None
   path = notebook_path(submission_root, module)
-  try:
-    if not path.is_file(): raise FileNotFoundError
-    submission = read_notebook(path)
-  except FileNotFoundError:
-    status, message = "missing", f"no notebook at {path.relative_to(submission_root)}"
-  except Unreadable as e:
-    status, message = "unreadable", f"cannot read {path.name}: {e}"
+  if not path.is_file(): status, message = "missing", f"no notebook at {path.relative_to(submission_root)}"
+  else:
+    try: submission = read_notebook(path)
+    except Unreadable as e: status, message = "unreadable", f"cannot read {path.name}: {e}"
   if status == "graded":
     nb = assemble(source, submission)
     with tempfile.TemporaryDirectory(prefix=f"grade-{module}-") as tmp:

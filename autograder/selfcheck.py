@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from nbformat import NotebookNode
+from autograder.assemble import read_notebook
 from autograder.cells import is_test, grade_id
 from autograder.execute import Run, limits, run_notebook
 from autograder.score import score_tests, error_output, not_attempted
@@ -51,7 +52,6 @@ def learner_line(nb:NotebookNode, run:Run, test_index:int, workdir:Path) -> str|
 
 def self_check(path:Path, log=print) -> bool:
   """Run the notebook at `path`, print one line (or two) per test, and return whether everything passed."""
-  from autograder.assemble import read_notebook
   nb = read_notebook(path)
   run = run_notebook(nb, path.parent, *limits(nb))
   titles = task_titles(nb)

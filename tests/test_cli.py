@@ -29,6 +29,6 @@ def test_docs_build_strict(tmp_path):
   assert done.returncode == 0, done.stderr[-3000:]
 
 def test_doctor_reports_clang_and_the_cpu_device(capsys):
-  main(["doctor"])
+  assert main(["doctor"]) == 0                                    # set-up has installed everything required
   out = capsys.readouterr().out
   assert "clang" in out and "tinygrad device CPU" in out and "tinygrad==0.14.0" in out
