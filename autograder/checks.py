@@ -1,95 +1,140 @@
 """The check vocabulary that every test cell uses.
 
-A check either returns quietly or raises `CheckFailed` (an AssertionError) with a one-line message that says what
-was expected and what came back. `skip(reason)` raises `CheckSkipped`: the report shows the test as skipped and it
-earns no points. tinygrad and torch are imported lazily, so notebooks that need neither stay light.
+A check names what it observes (`actual`) and what that should be (`expected`, the oracle). How it judges depends on
+the mode the notebook runs in:
+
+* `inline` (self-check, plain nbgrader, any notebook you run yourself): compare here and raise `CheckFailed` with a
+  one-line message that says what was expected and what came back.
+* `reference` (the grader's run of the trusted solution): the same, and each check is also recorded as an
+  observation (actual, expected, kind, tolerance) that the grader reads from the cell's output.
+* `learner` (grading a submission): the grader has removed every `expected` argument and every `with oracle():` block
+  from the cells, so no expected value exists in this process; each check only records what it observed. The grader
+  compares, in its own process, with the reference run's expected values.
+
+`skip(reason)` raises `CheckSkipped`: the report shows the test as skipped and it earns no points. tinygrad and torch
+are imported lazily, so notebooks that need neither stay light.
 """
 from __future__ import annotations
 import contextlib, time
 from typing import Any, Callable
+from autograder.compare import compare, encode, join, short, to_numpy, dtype_name, type_names
 
 class CheckFailed(AssertionError): pass
 class CheckSkipped(Exception): pass
 
+MIME = "application/x.autograder-observation+json"
+# The argument of each check that holds the oracle: (position, keyword). The grader strips it from learner runs.
+EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), "check_shape": (1, "expected_shape"),
+                "check_dtype": (1, "expected"), "check_type": (1, "expected_type"), "check_in": (0, "needle"),
+                "check_raises": (1, "exception"), "check_kernel_count": (1, "expected"), "check_range": (1, "low"),
+                "check_set": (1, "expected")}
+SECOND_EXPECTED_ARG = {"check_range": (2, "high")}
+CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same"}
+
+_state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False}
+
+def configure(mode:str):
+  """Set by the grader in the first cell it runs: 'inline', 'reference' or 'learner'."""
+  if mode not in ("inline", "reference", "learner"): raise ValueError(f"unknown mode {mode!r}")
+  _state["mode"] = mode
+
+def begin(cell:str):
+  """Start of a test cell (the grader puts this call first in each one): occurrences are counted per cell."""
+  _state.update(cell=cell, counts={}, hidden=False)
+
+def hidden(on:bool): _state["hidden"] = on
+
+def mode() -> str: return _state["mode"]
+
 def fail(message:str): raise CheckFailed(message)
 def skip(reason:str): raise CheckSkipped(reason)
 
-def check(condition:bool, message:str):
-  """The general form: passes when `condition` is true, otherwise fails with `message`."""
-  if not condition: fail(message)
+@contextlib.contextmanager
+def oracle():
+  """Marks the oracle part of a test: torch references, tinygrad's own figures on a twin computation, values typed
+  in. It runs in self-checks and in the reference run; grading removes the block from the learner's run."""
+  yield
 
-def _short(value:Any, limit:int=80) -> str:
-  text = " ".join(repr(value).split())
-  return text if len(text) <= limit else text[:limit-3] + "..."
+def _publish(record:dict):
+  from IPython.display import publish_display_data
+  publish_display_data({MIME: record})
+
+def _judge(kind:str, actual:Any, expected:Any, name:str, site:str|None, **opts):
+  """The single place where a check reaches its verdict (inline) or records its observation (reference, learner)."""
+  m = _state["mode"]
+  enc_actual = encode(actual)
+  if m == "learner" and site is not None:
+    k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
+    _publish({"site": site, "k": k, "kind": kind, "actual": enc_actual, "name": short(name, 300)})
+    return
+  enc_expected = encode(expected)
+  message = compare(kind, enc_actual, enc_expected, opts)
+  if m == "reference" and site is not None:
+    k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
+    _publish({"site": site, "k": k, "kind": kind, "opts": opts, "name": short(name, 300), "hidden": _state["hidden"],
+              "actual": enc_actual, "expected": enc_expected, "ok": message is None})
+  if message is not None: fail(name if kind == "true" and actual is not None and enc_actual is False else join(name, message))
 
 # ---- values ----------------------------------------------------------------------------------------------------
 
-def to_numpy(value:Any):
-  """A tinygrad Tensor, torch tensor, numpy array or nested list as a numpy array (realizing tinygrad tensors)."""
-  import numpy as np
-  if type(value).__module__.startswith("torch"): return value.detach().cpu().numpy()
-  if hasattr(value, "numpy") and type(value).__name__ == "Tensor": return value.numpy()
-  return np.asarray(value)
+def check(condition:bool, message:str, _site:str|None=None):
+  """The general form: passes when `condition` is exactly True. Weak when grading (True is easy to guess): pair it
+  with a check of a value."""
+  _judge("true", condition, True, message, _site)
 
-def _dtype_name(value:Any) -> str|None:
-  """A dtype spelled the same way for tinygrad, torch and numpy: 'float32', 'int32', 'bool', ..."""
-  import numpy as np
-  dt = getattr(value, "dtype", None)
-  if dt is None: return None
-  if type(value).__module__.startswith("torch"): return str(dt).removeprefix("torch.")
-  if hasattr(dt, "fmt") or type(dt).__module__.startswith("tinygrad"):    # tinygrad DType
-    from tinygrad.dtype import _to_np_dtype
-    npdt = _to_np_dtype(dt)
-    return np.dtype(npdt).name if npdt is not None else str(dt)
-  return np.dtype(dt).name
-
-def check_shape(actual:Any, expected_shape:tuple, name:str="result"):
-  got = tuple(getattr(actual, "shape", to_numpy(actual).shape))
-  check(got == tuple(expected_shape), f"{name}: expected shape {tuple(expected_shape)}, got {got}")
-
-def check_dtype(actual:Any, expected:Any, name:str="result"):
-  """`expected` is a tensor/array whose dtype to match, or a dtype name such as 'float32'."""
-  want = expected if isinstance(expected, str) else _dtype_name(expected)
-  got = _dtype_name(actual)
-  check(got == want, f"{name}: expected dtype {want}, got {got}")
-
-def check_close(actual:Any, expected:Any, rtol:float=1e-5, atol:float=1e-6, name:str="result", dtype:bool=True):
+def check_close(actual:Any, expected:Any=None, rtol:float=1e-5, atol:float=1e-6, name:str="result", dtype:bool=True, _site:str|None=None):
   """`actual` (usually a tinygrad Tensor) equals `expected` (usually the torch result): same shape, same dtype
   (unless dtype=False) and values within atol + rtol*|expected|."""
-  import numpy as np
-  if actual is None: fail(f"{name}: expected a tensor, got None (did the function return its result?)")
-  exp = to_numpy(expected)
-  check_shape(actual, exp.shape, name)
-  if dtype: check_dtype(actual, expected, name)
-  got = to_numpy(actual)
-  if not np.allclose(got.astype(np.float64), exp.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True):
-    diff = np.abs(got.astype(np.float64) - exp.astype(np.float64))
-    worst = np.unravel_index(np.nanargmax(diff), diff.shape) if diff.size else ()
-    fail(f"{name}: values differ from the reference; largest difference {float(np.nanmax(diff)):.3g} at index "
-         f"{tuple(int(i) for i in worst)} (got {got[worst].item()!r}, expected {exp[worst].item()!r}; rtol={rtol}, atol={atol})")
+  _judge("close", actual, expected, name, _site, rtol=rtol, atol=atol, dtype=dtype)
 
-def check_equal(actual:Any, expected:Any, name:str="result"):
-  """Exact equality. Arrays and tensors compare element by element, everything else with ==."""
-  import numpy as np
-  if hasattr(expected, "shape") or hasattr(actual, "shape"):
-    a, e = to_numpy(actual), to_numpy(expected)
-    check(a.shape == e.shape, f"{name}: expected shape {e.shape}, got {a.shape}")
-    check(bool(np.array_equal(a, e)), f"{name}: expected {_short(e.tolist())}, got {_short(a.tolist())}")
-  else:
-    check(actual == expected, f"{name}: expected {_short(expected)}, got {_short(actual)}")
+def check_equal(actual:Any, expected:Any=None, name:str="result", _site:str|None=None):
+  """Exact equality. Arrays and tensors compare element by element (shape and values), containers item by item, and
+  the message names the first key, item or index that differs."""
+  _judge("equal", actual, expected, name, _site)
 
-def check_type(actual:Any, expected_type:type|tuple, name:str="result"):
-  names = " or ".join(t.__name__ for t in (expected_type if isinstance(expected_type, tuple) else (expected_type,)))
-  check(isinstance(actual, expected_type), f"{name}: expected a {names}, got {type(actual).__name__}")
+def check_same(actual:Any, name:str="result", rtol:float|None=None, atol:float=0.0, _site:str|None=None):
+  """`actual` equals what the reference solution's own code gives at this point (close when `rtol` is given). Inline
+  (no reference at hand) it checks nothing but that the value can be recorded; use it for figures that have no
+  independent oracle, and pair it with checks that do."""
+  _judge("close" if rtol is not None else "equal", actual, actual, name, _site, **({"rtol": rtol, "atol": atol, "dtype": True} if rtol is not None else {}))
 
-def check_in(needle:str, haystack:str, name:str="text"):
-  check(isinstance(haystack, str), f"{name}: expected a string, got {type(haystack).__name__}")
-  check(needle in haystack, f"{name}: expected to find {needle!r} in it")
+def check_range(actual:Any, low:float|None=None, high:float|None=None, name:str="result", _site:str|None=None):
+  """`low <= actual <= high` (a bound of None is open): for measured figures such as timings and speed-ups."""
+  value = actual.item() if hasattr(actual, "item") and type(actual).__module__ == "numpy" else actual
+  _judge("range", value, (low, high), name, _site)
 
-def check_raises(fn:Callable, exception:type[BaseException]=Exception, name:str="call"):
-  try: fn()
-  except exception: return
-  fail(f"{name}: expected it to raise {exception.__name__}, but it returned normally")
+def check_set(actual:Any, expected:Any=None, name:str="result", _site:str|None=None):
+  """The same items in any order (duplicates ignored); the message lists what is missing and what is extra."""
+  def freeze(x):
+    if isinstance(x, (list, tuple)): return tuple(freeze(v) for v in x)
+    return x
+  try: got = {freeze(x) for x in actual}
+  except TypeError: got = actual
+  _judge("set", got, {freeze(x) for x in expected} if expected is not None else None, name, _site)
+
+def check_shape(actual:Any, expected_shape:tuple=None, name:str="result", _site:str|None=None):
+  got = getattr(actual, "shape", None)
+  got = tuple(int(s) for s in got) if isinstance(got, (tuple, list)) or type(got).__name__ == "Size" else tuple(to_numpy(actual).shape)
+  _judge("equal", got, tuple(expected_shape) if expected_shape is not None else None, f"{name} shape", _site)
+
+def check_dtype(actual:Any, expected:Any=None, name:str="result", _site:str|None=None):
+  """`expected` is a tensor/array whose dtype to match, or a dtype name such as 'float32'."""
+  want = expected if isinstance(expected, str) or expected is None else dtype_name(expected)
+  _judge("equal", dtype_name(actual), want, f"{name} dtype", _site)
+
+def check_type(actual:Any, expected_type:type|tuple=None, name:str="result", _site:str|None=None):
+  _judge("type", type(actual), expected_type, name, _site)
+
+def check_in(needle:str, haystack:str, name:str="text", _site:str|None=None):
+  """`needle` (the expected part) occurs in the string `haystack` (what is observed)."""
+  _judge("contains", haystack, needle, name, _site)
+
+def check_raises(fn:Callable, exception:type[BaseException]=Exception, name:str="call", _site:str|None=None):
+  try:
+    fn(); raised = None
+  except CheckFailed: raise
+  except Exception as e: raised = type(e)
+  _judge("raises", raised, exception, name, _site)
 
 # ---- kernels: tinygrad's own counters are the oracle --------------------------------------------------------------
 
@@ -107,17 +152,18 @@ def kernels_run(fn:Callable) -> tuple[Any, int]:
   _realize_all(result)
   return result, GlobalCounters.kernel_count
 
-def check_kernel_count(fn:Callable, expected:int, name:str="computation"):
-  """`fn()` runs exactly `expected` kernels (COPYs included), counted by tinygrad's GlobalCounters."""
+def check_kernel_count(fn:Callable, expected:int=None, name:str="computation", _site:str|None=None):
+  """`fn()` runs exactly `expected` kernels (COPYs included), counted by tinygrad's GlobalCounters. A count is easy
+  to guess: pair it with a check of the values."""
   _, ran = kernels_run(fn)
-  check(ran == expected, f"{name}: expected {expected} kernel(s), tinygrad ran {ran}")
+  _judge("equal", ran, expected, f"{name}: kernels", _site)
 
-def check_no_kernels(fn:Callable, name:str="call"):
+def check_no_kernels(fn:Callable, name:str="call", _site:str|None=None):
   """`fn()` runs no kernel at all (nothing is realized inside it; its result is *not* realized here)."""
   from tinygrad import GlobalCounters
   GlobalCounters.reset()
   fn()
-  check(GlobalCounters.kernel_count == 0, f"{name}: expected to run no kernel, but tinygrad ran {GlobalCounters.kernel_count}")
+  _judge("equal", GlobalCounters.kernel_count, 0, f"{name}: kernels run", _site)
 
 @contextlib.contextmanager
 def forbidden(obj:Any, *attributes:str):
@@ -147,10 +193,15 @@ def require_device(name:str):
   """Skip the rest of the test (reported as skipped, no points) when `name` cannot be opened here."""
   if not has_device(name): skip(f"no {name} device on this machine")
 
-def median_time(fn:Callable, warmup:int=2, repeats:int=7) -> float:
+def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], float]=time.perf_counter) -> float:
   """A fair timing: `warmup` untimed calls, then the median of `repeats` timed calls, in seconds."""
   for _ in range(warmup): fn()
   times = []
   for _ in range(repeats):
-    st = time.perf_counter(); fn(); times.append(time.perf_counter() - st)
+    st = clock(); fn(); times.append(clock() - st)
   return sorted(times)[len(times)//2]
+
+__all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "check", "check_close", "check_equal", "check_same",
+           "check_range", "check_set", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
+           "kernels_run", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
+           "median_time", "to_numpy"]

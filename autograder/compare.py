@@ -1,0 +1,262 @@
+"""Values as plain data, and the comparisons every check makes on them.
+
+`encode` runs where the value lives (the notebook kernel): it turns tensors, arrays, containers and a few tinygrad
+objects into JSON-able data with exact-type dispatch, so an object that lies about itself (an `==` that is always
+true, methods that return self) becomes an opaque `{"__object__": ...}` that equals nothing real. `compare` runs on
+that data alone (numpy only, nothing is ever unpickled), in the kernel for self-checks and in the grader's own
+process for grading: one implementation, so both give the same verdict and the same message.
+"""
+from __future__ import annotations
+import base64, enum, json, math
+from typing import Any
+
+MAX_ARRAY_BYTES, MAX_DEPTH, MAX_ITEMS = 64 << 20, 24, 100_000
+
+# ---- encoding (in the kernel) -------------------------------------------------------------------------------------
+
+def dtype_name(value:Any) -> str|None:
+  """A dtype spelled the same way for tinygrad, torch and numpy: 'float32', 'int32', 'bool', ..."""
+  import numpy as np
+  dt = getattr(value, "dtype", None)
+  if dt is None: return None
+  mod = type(value).__module__
+  if mod.startswith("torch"): return str(dt).removeprefix("torch.")
+  if type(dt).__module__.startswith("tinygrad"):
+    from tinygrad.dtype import _to_np_dtype
+    npdt = _to_np_dtype(dt)
+    return np.dtype(npdt).name if npdt is not None else getattr(dt, "name", str(dt))
+  return np.dtype(dt).name
+
+def to_numpy(value:Any):
+  """A tinygrad Tensor, torch tensor, numpy array or nested list as a numpy array (realizing tinygrad tensors)."""
+  import numpy as np
+  mod = type(value).__module__
+  if mod.startswith("torch"): return value.detach().cpu().numpy()
+  if mod.startswith("tinygrad") and type(value).__name__ == "Tensor": return value.numpy()
+  return np.asarray(value)
+
+def _array(value:Any, dtype:str|None=None) -> dict:
+  import numpy as np
+  a = np.ascontiguousarray(value)
+  if a.dtype == object: return _opaque(value)
+  if a.nbytes > MAX_ARRAY_BYTES: return {"__object__": "array", "repr": f"an array of {a.nbytes} bytes (too large to compare)"}
+  return {"__array__": {"dtype": dtype or a.dtype.name, "np": a.dtype.str, "shape": list(a.shape),
+                        "data": base64.b64encode(a.tobytes()).decode()}}
+
+def _opaque(value:Any) -> dict:
+  try: text = repr(value)
+  except Exception as e: text = f"<repr failed: {type(e).__name__}>"
+  return {"__object__": f"{type(value).__module__}.{type(value).__qualname__}", "repr": " ".join(str(text).split())[:200]}
+
+def _is_tensor(value:Any) -> bool:
+  mod, name = type(value).__module__, type(value).__name__
+  return (mod.startswith("tinygrad") and name == "Tensor") or (mod.startswith("torch") and name in ("Tensor", "Parameter"))
+
+def encode(value:Any, _depth:int=0) -> Any:
+  """`value` as JSON-able data. Exact types only: a subclass of int or dict is not trusted to behave like one."""
+  import numpy as np
+  if _depth > MAX_DEPTH: return {"__object__": "nested", "repr": "nested too deeply"}
+  t = type(value)
+  if value is None or t in (bool, str): return value
+  if t is int: return value if abs(value) < 2**53 else {"__int__": str(value)}
+  if t is float: return value if math.isfinite(value) else {"__float__": repr(value)}
+  if t in (list, tuple, set, frozenset, dict) and len(value) > MAX_ITEMS: return {"__object__": t.__name__, "repr": f"{len(value)} items (too many)"}
+  if t is list: return [encode(v, _depth+1) for v in value]
+  if t is tuple: return {"__tuple__": [encode(v, _depth+1) for v in value]}
+  if t in (set, frozenset): return {"__set__": sorted((encode(v, _depth+1) for v in value), key=lambda e: json.dumps(e, sort_keys=True))}
+  if t is dict: return {"__dict__": [[encode(k, _depth+1), encode(v, _depth+1)] for k, v in value.items()]}
+  if isinstance(value, np.generic) and t.__module__ == "numpy": return encode(value.item(), _depth+1) if t is not np.float16 else float(value)
+  if t is np.ndarray: return _array(value)
+  if _is_tensor(value):
+    try: return _array(to_numpy(value), dtype_name(value))
+    except Exception as e: return {"__object__": "Tensor", "repr": f"could not read its values: {type(e).__name__}: {str(e)[:120]}"}
+  if t.__module__.startswith("tinygrad") and t.__name__ == "DType": return {"__dtype__": value.name}
+  if isinstance(value, enum.Enum) and t.__module__.startswith(("tinygrad", "enum")): return {"__enum__": f"{t.__name__}.{value.name}"}
+  if t is type: return {"__type__": type_names(value)}
+  return _opaque(value)
+
+def type_names(cls:type) -> list[str]:
+  """`module.qualname` of a class and of everything it inherits from."""
+  return [f"{c.__module__}.{c.__qualname__}" for c in getattr(cls, "__mro__", (cls,))]
+
+# ---- decoding and comparing (anywhere; numpy only) -------------------------------------------------------------------
+
+def decode_array(node:dict):
+  import numpy as np
+  a = node["__array__"]
+  return np.frombuffer(base64.b64decode(a["data"]), dtype=np.dtype(a["np"])).reshape(a["shape"])
+
+def is_array(e:Any) -> bool: return isinstance(e, dict) and "__array__" in e
+def _dtype_of(e:Any) -> str|None: return e["__array__"]["dtype"] if is_array(e) else None
+
+def as_array(e:Any):
+  """An encoded value as a numpy array, or None when it is not numbers (strings, objects, ...)."""
+  import numpy as np
+  if is_array(e): return decode_array(e)
+  plain = plain_value(e)
+  try:
+    a = np.asarray(plain)
+    return a if a.dtype != object and a.dtype.kind in "biuf" else None
+  except Exception: return None
+
+def plain_value(e:Any) -> Any:
+  """Encoded data back into Python values for display and arithmetic (arrays become lists, objects their repr)."""
+  if isinstance(e, list): return [plain_value(v) for v in e]
+  if not isinstance(e, dict): return e
+  if "__tuple__" in e: return tuple(plain_value(v) for v in e["__tuple__"])
+  if "__set__" in e: return [plain_value(v) for v in e["__set__"]]
+  if "__dict__" in e: return {_key(k): plain_value(v) for k, v in e["__dict__"]}
+  if "__array__" in e: return decode_array(e).tolist()
+  if "__int__" in e: return int(e["__int__"])
+  if "__float__" in e: return float(e["__float__"])
+  if "__dtype__" in e: return f"dtypes.{e['__dtype__']}"
+  if "__enum__" in e: return e["__enum__"]
+  if "__type__" in e: return e["__type__"][0].rsplit(".", 1)[-1]
+  return f"<{e.get('__object__', 'object')}: {e.get('repr', '')}>"
+
+def _key(k:Any) -> Any:
+  v = plain_value(k)
+  return tuple(v) if isinstance(v, list) else v
+
+def join(name:str, message:str) -> str:
+  """A check's name and its message: `result[1]: expected 3, got 2`, `result: expected shape (2,), got (3,)`."""
+  return f"{name}{message}" if message.startswith("[") else f"{name}: {message}"
+
+def short(value:Any, limit:int=80) -> str:
+  text = " ".join(repr(value).split())
+  return text if len(text) <= limit else text[:limit-3] + "..."
+
+def show(e:Any, limit:int=80) -> str: return short(plain_value(e), limit)
+
+def _index(idx) -> str: return "[" + ", ".join(str(int(i)) for i in idx) + "]"
+
+def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) -> str|None:
+  """Where two encoded values first differ, as `path: expected X, got Y` (without X when not `reveal`); None if equal."""
+  exp = lambda x: f"expected {x}, " if reveal else ""
+  at = lambda p: f"{p}: " if p else ""
+  if is_array(actual) or is_array(expected):
+    import numpy as np
+    a, b = as_array(actual), as_array(expected)
+    if a is None or b is None: return f"{at(path)}{exp(show(expected))}got {show(actual)}"
+    if a.shape != b.shape: return f"{at(path)}{exp(f'shape {b.shape}')}got shape {a.shape}"
+    diff = a != b
+    if diff.any():
+      idx = tuple(int(i) for i in np.argwhere(diff)[0]) if a.ndim else ()
+      where = f"{path}{_index(idx)}" if a.ndim else path
+      return f"{at(where)}{exp(repr(b[idx].item()))}got {a[idx].item()!r} ({int(diff.sum())} of {diff.size} elements differ)"
+    return None
+  ta, tb = _kind(actual), _kind(expected)
+  if ta != tb or ta == "scalar":
+    if ta == tb == "scalar" and actual == expected: return None
+    return f"{at(path)}{exp(show(expected))}got {show(actual)}"
+  if ta in ("list", "tuple"):
+    la, lb = (actual, expected) if ta == "list" else (actual["__tuple__"], expected["__tuple__"])
+    if all(_kind(x) == "scalar" for x in la + lb) and len(show(actual)) + len(show(expected)) < 100:
+      return None if la == lb else f"{at(path)}{exp(show(expected))}got {show(actual)}"     # short: show both whole
+    for i, (x, y) in enumerate(zip(la, lb)):
+      if (d := first_difference(x, y, f"{path}[{i}]", reveal)): return d
+    if len(la) != len(lb): return f"{at(path)}{exp(f'{len(lb)} items')}got {len(la)}"
+    return None
+  if ta == "dict":
+    da, db = {json.dumps(k, sort_keys=True): (k, v) for k, v in actual["__dict__"]}, {json.dumps(k, sort_keys=True): (k, v) for k, v in expected["__dict__"]}
+    missing, extra = [db[k][0] for k in db if k not in da], [da[k][0] for k in da if k not in db]
+    if missing or extra:
+      parts = ([f"missing keys {show(missing)}"] if missing and reveal else ["keys differ from the reference" if missing else ""]) + \
+              ([f"unexpected keys {show(extra)}"] if extra else [])
+      return at(path) + "; ".join(p for p in parts if p)
+    for k, (key, vb) in db.items():
+      if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 30)}]", reveal)): return d
+    return None
+  if ta == "set":
+    sa, sb = {json.dumps(x, sort_keys=True) for x in actual["__set__"]}, {json.dumps(x, sort_keys=True) for x in expected["__set__"]}
+    return None if sa == sb else f"{at(path)}{exp(show(expected))}got {show(actual)}"
+  return None if actual == expected else f"{at(path)}{exp(show(expected))}got {show(actual)}"
+
+def _kind(e:Any) -> str:
+  if isinstance(e, list): return "list"
+  if isinstance(e, dict):
+    for tag in ("__tuple__", "__dict__", "__set__"):
+      if tag in e: return tag.strip("_")
+    return "tagged"
+  return "scalar"
+
+def _close(actual:Any, expected:Any, opts:dict, reveal:bool) -> str|None:
+  import numpy as np
+  if actual is None: return "expected a tensor, got None"
+  b = as_array(expected)
+  a = as_array(actual)
+  if a is None: return f"expected numbers, got {show(actual)}"
+  if b is None: return "the reference is not numbers"                     # an authoring error; the reference run says so
+  if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}"
+  if opts.get("dtype", True):
+    da, db = _dtype_of(actual) or a.dtype.name, _dtype_of(expected) or b.dtype.name
+    if da != db: return f"expected dtype {db}, got {da}"
+  rtol, atol = float(opts.get("rtol", 1e-5)), float(opts.get("atol", 1e-6))
+  a64, b64 = a.astype(np.float64), b.astype(np.float64)
+  ok = np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
+  if ok.all(): return None
+  idx = tuple(int(i) for i in np.argwhere(~ok)[0]) if a.ndim else ()
+  bad = int((~ok).sum())
+  where = f"index {idx}" if a.ndim else "the value"
+  want = f", expected {b[idx].item()!r}" if reveal else ""
+  return (f"values differ from the reference; first at {where} (got {a[idx].item()!r}{want}); "
+          f"{bad} of {ok.size} element(s) outside rtol={rtol}, atol={atol}")
+
+def _types(e:Any) -> list[str]:
+  """The classes an expected type (or tuple of types) names: each class itself, not what it inherits from."""
+  if isinstance(e, dict) and "__type__" in e: return e["__type__"][:1]
+  if isinstance(e, dict) and "__tuple__" in e: return [t for x in e["__tuple__"] for t in _types(x)]
+  return []
+
+def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool=True) -> str|None:
+  """The message of a failed check, or None when `actual` passes. Both values are encoded data."""
+  opts = opts or {}
+  if kind == "close": return _close(actual, expected, opts, reveal)
+  if kind == "equal": return first_difference(actual, expected, reveal=reveal)
+  if kind == "true":
+    return None if actual is True else ("the condition is false" if actual is False else f"the condition is not a bool but {show(actual)}")
+  if kind == "contains":
+    if not isinstance(actual, str): return f"expected a string, got {show(actual)}"
+    return None if isinstance(expected, str) and expected in actual else (f"expected to find {expected!r} in it" if reveal else "a part the reference has is missing")
+  if kind == "type":
+    want = _types(expected)
+    got = actual["__type__"] if isinstance(actual, dict) and "__type__" in actual else []
+    if any(w in got for w in want): return None
+    names = " or ".join(w.rsplit(".", 1)[-1] for w in want)
+    return f"expected a {names}, got {got[0].rsplit('.', 1)[-1] if got else show(actual)}"
+  if kind == "raises":
+    want = _types(expected)
+    if actual is None: return f"expected it to raise {' or '.join(w.rsplit('.', 1)[-1] for w in want)}, but it returned normally"
+    got = actual.get("__type__", []) if isinstance(actual, dict) else []
+    return None if any(w in got for w in want) else f"expected {' or '.join(w.rsplit('.', 1)[-1] for w in want)}, it raised {got[0].rsplit('.', 1)[-1] if got else show(actual)}"
+  if kind == "range":
+    low, high = (plain_value(x) for x in plain_value(expected)) if isinstance(plain_value(expected), (list, tuple)) else (None, None)
+    a = plain_value(actual)
+    if type(a) not in (int, float) or isinstance(a, bool) or (isinstance(a, float) and math.isnan(a)): return f"expected a number, got {show(actual)}"
+    inside = (low is None or a >= low) and (high is None or a <= high)
+    return None if inside else (f"expected a value in [{low}, {high}], got {a!r}" if reveal else f"{a!r} is outside the range the reference allows")
+  if kind == "set":
+    sa, sb = actual.get("__set__") if isinstance(actual, dict) else None, expected.get("__set__") if isinstance(expected, dict) else None
+    if sa is None: return f"expected a collection, got {show(actual)}"
+    ka, kb = {json.dumps(x, sort_keys=True): x for x in sa}, {json.dumps(x, sort_keys=True): x for x in sb or []}
+    missing, extra = [kb[k] for k in kb if k not in ka], [ka[k] for k in ka if k not in kb]
+    if not missing and not extra: return None
+    parts = ([f"missing {show(missing)}" if reveal else f"{len(missing)} item(s) missing"] if missing else []) + ([f"unexpected {show(extra)}"] if extra else [])
+    return "; ".join(parts)
+  return f"unknown comparison {kind!r}"
+
+def strong(kind:str, expected:Any) -> bool:
+  """Whether a value is hard to guess: a non-integral float, a number array of 8+ elements, a string of 40+
+  characters, or a container holding one. Booleans, small counts and short names are weak."""
+  if kind in ("true", "type", "raises"): return False
+  if isinstance(expected, float): return not expected.is_integer()
+  if isinstance(expected, str): return len(expected) >= 40
+  if is_array(expected):
+    a = decode_array(expected)
+    return a.size >= 8 or (a.dtype.kind == "f" and any(not float(x).is_integer() for x in a.ravel()[:8]))
+  if isinstance(expected, list): return sum(1 for x in expected if isinstance(x, (int, float)) and not isinstance(x, bool)) >= 8 or any(strong(kind, x) for x in expected)
+  if isinstance(expected, dict):
+    for tag in ("__tuple__", "__set__"):
+      if tag in expected: return strong(kind, expected[tag])
+    if "__dict__" in expected: return any(strong(kind, v) for _, v in expected["__dict__"])
+  return False

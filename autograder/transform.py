@@ -1,0 +1,134 @@
+"""What the grader does to the trusted cells before a kernel runs them.
+
+Every call of a check gets a site id (`cell:line:col`) so that the observations of two runs can be paired; each test
+cell starts by telling the recorder which cell it is and marks where its hidden part begins and ends. For the
+learner's run the oracle is cut out: each `with oracle():` block becomes `pass` and each check's expected argument
+becomes `None`, so that no expected value is ever computed in the learner's process. `lint` tells authors where a
+test would still need the oracle in that run.
+"""
+from __future__ import annotations
+import ast
+from autograder.cells import BEGIN_HIDDEN, END_HIDDEN
+from autograder.checks import CHECKS, EXPECTED_ARG, SECOND_EXPECTED_ARG
+
+RECORDER = "__autograder_checks"
+
+def python_source(source:str) -> str:
+  """A cell's source with IPython syntax (magics, `!` commands) turned into plain Python, line for line."""
+  from IPython.core.inputtransformer2 import TransformerManager
+  return TransformerManager().transform_cell(source)
+
+def hidden_lines(source:str) -> set[int]:
+  """1-based numbers of the lines inside hidden-test regions."""
+  out, on = set(), False
+  for n, line in enumerate(source.splitlines(), 1):
+    if BEGIN_HIDDEN in line: on = True
+    elif END_HIDDEN in line: on = False
+    elif on: out.add(n)
+  return out
+
+def _is_oracle_block(node:ast.AST) -> bool:
+  return isinstance(node, ast.With) and any(isinstance(i.context_expr, ast.Call) and isinstance(i.context_expr.func, ast.Name)
+                                            and i.context_expr.func.id == "oracle" for i in node.items)
+
+def _check_name(node:ast.Call) -> str|None:
+  return node.func.id if isinstance(node.func, ast.Name) and node.func.id in CHECKS else None
+
+def _expected_slots(name:str) -> list[tuple[int, str]]:
+  return [s for s in (EXPECTED_ARG.get(name), SECOND_EXPECTED_ARG.get(name)) if s]
+
+class _Sites(ast.NodeTransformer):
+  def __init__(self, cell_id:str, learner:bool): self.cell_id, self.learner = cell_id, learner
+
+  def visit_With(self, node:ast.With):
+    if self.learner and _is_oracle_block(node): return ast.copy_location(ast.Pass(), node)
+    return self.generic_visit(node)
+
+  def visit_Call(self, node:ast.Call):
+    self.generic_visit(node)
+    if (name := _check_name(node)) is None: return node
+    if self.learner:
+      none = lambda: ast.Constant(None)
+      for pos, kw in _expected_slots(name):
+        if len(node.args) > pos: node.args[pos] = none()
+        for k in node.keywords:
+          if k.arg == kw: k.value = none()
+    node.keywords = [k for k in node.keywords if k.arg != "_site"] + [ast.keyword("_site", ast.Constant(f"{self.cell_id}:{node.lineno}:{node.col_offset}"))]
+    return node
+
+def _recorder_call(fn:str, arg) -> ast.stmt:
+  return ast.parse(f"{RECORDER}.{fn}({arg!r})").body[0]
+
+def transform(source:str, cell_id:str, learner:bool, test:bool) -> str:
+  """The cell as the grader runs it: sites on every check, the oracle cut out when `learner`, and for a test cell
+  (`test`) the recorder told where the cell and its hidden part begin."""
+  hidden = hidden_lines(source)
+  tree = _Sites(cell_id, learner).visit(ast.parse(python_source(source)))
+  if test:
+    body, inside = [], False
+    for stmt in tree.body:
+      now = stmt.lineno in hidden
+      if now != inside: body.append(_recorder_call("hidden", now)); inside = now
+      body.append(stmt)
+    head = ast.parse(f"import autograder.checks as {RECORDER}\n{RECORDER}.begin({cell_id!r})").body
+    tree.body = head + body
+  return ast.unparse(ast.fix_missing_locations(tree))
+
+# ---- lint: the author's side ---------------------------------------------------------------------------------------
+
+def _stored_names(nodes:list[ast.AST]) -> set[str]:
+  out = set()
+  for node in nodes:
+    for n in ast.walk(node):
+      if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)): out.add(n.id)
+      elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): out.add(n.name)
+      elif isinstance(n, (ast.Import, ast.ImportFrom)): out |= {(a.asname or a.name).split(".")[0] for a in n.names}
+      elif isinstance(n, ast.arg): out.add(n.arg)
+  return out
+
+def lint(cells:list[tuple[str, str, bool]]) -> list[str]:
+  """Problems that would break a test in the learner's run, for cells given as (cell_id, source, is_test):
+  a name computed only inside `with oracle():` and used outside it (other than in a check's expected argument), a
+  check called with *args/**kwargs or used as a value, and a hidden region that starts or ends inside a statement."""
+  problems, trees = [], []
+  for cell_id, source, _ in cells:
+    try: trees.append((cell_id, ast.parse(python_source(source)), source))
+    except SyntaxError as e: problems.append(f"{cell_id}: does not parse ({e.msg}, line {e.lineno})"); continue
+  oracle_blocks = [n for _, t, _ in trees for n in ast.walk(t) if _is_oracle_block(n)]
+  inside = _stored_names([s for b in oracle_blocks for s in b.body])
+  outside = set()
+  for _, tree, _ in trees:
+    stripped = _Sites("x", learner=True).visit(ast.parse(ast.unparse(tree)))
+    outside |= _stored_names([stripped])
+  oracle_only = inside - outside
+  loaded = lambda t: {n.id for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+  assigned = lambda t: {n.id for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+  learner_trees = [_Sites(c, learner=True).visit(ast.parse(ast.unparse(t))) for c, t, _ in trees]
+  expected_only = set().union(*(loaded(t) for _, t, _ in trees)) - set().union(*(loaded(t) for t in learner_trees))
+  for (cell_id, _, _), t in zip(trees, learner_trees):
+    for name in sorted(expected_only & assigned(t)):
+      problems.append(f"{cell_id}: `{name}` is only used as an expected value but computed outside `with oracle():`: move its computation into the oracle block, or the learner's run computes it too")
+  for cell_id, tree, source in trees:
+    stripped = _Sites(cell_id, learner=True).visit(ast.parse(ast.unparse(tree)))
+    for n in ast.walk(stripped):
+      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in oracle_only:
+        problems.append(f"{cell_id}: `{n.id}` is computed inside `with oracle():` but used outside it (not only in a check's expected argument)")
+    for n in ast.walk(tree):
+      if isinstance(n, ast.Call) and _check_name(n) and (any(isinstance(a, ast.Starred) for a in n.args) or any(k.arg is None for k in n.keywords)):
+        problems.append(f"{cell_id}, line {n.lineno}: {n.func.id} called with *args or **kwargs: the grader cannot find its expected argument")
+      if isinstance(n, ast.Name) and n.id in CHECKS and isinstance(n.ctx, ast.Load) and not _is_called(n, tree):
+        problems.append(f"{cell_id}, line {n.lineno}: {n.id} used as a value: call it directly, so the grader can see the call")
+    hidden = hidden_lines(source)
+    for stmt in tree.body:
+      lines = set(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+      code_lines = {l for l in lines if l in hidden} , {l for l in lines if l not in hidden}
+      if code_lines[0] and code_lines[1] and _spans_marker(source, stmt):
+        problems.append(f"{cell_id}, line {stmt.lineno}: a hidden-test region starts or ends inside this statement; put the markers between top-level statements")
+  return sorted(set(problems))
+
+def _is_called(name:ast.Name, tree:ast.AST) -> bool:
+  return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))
+
+def _spans_marker(source:str, stmt:ast.stmt) -> bool:
+  lines = source.splitlines()[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
+  return any(BEGIN_HIDDEN in l or END_HIDDEN in l for l in lines)
