@@ -1,4 +1,4 @@
-"""The `autograder` command: release, check, grade, doctor."""
+"""The `autograder` command: release, check, grade, lint, doctor."""
 from __future__ import annotations
 import argparse, sys
 from pathlib import Path
@@ -47,6 +47,21 @@ def cmd_grade(args) -> int:
   write(report, args.json, args.markdown)
   return 0
 
+def cmd_lint(args) -> int:
+  from autograder.assemble import read_notebook
+  from autograder.cells import grade_id, is_answer, is_test
+  from autograder.transform import lint
+  source = Path(args.source)
+  bad = 0
+  for module in resolve(args.modules, module_names(source)):
+    nb = read_notebook(notebook_path(source, module))
+    problems = lint([(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells)
+                     if c.cell_type == "code" and not is_answer(c)])
+    print(f"{module}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+    for p in problems: print(f"  {p}")
+    bad += len(problems)
+  return 1 if bad else 0
+
 def cmd_doctor(args) -> int:
   from autograder.doctor import doctor
   return 0 if doctor() else 1
@@ -69,6 +84,10 @@ def parser() -> argparse.ArgumentParser:
   g.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
   g.add_argument("--json", help="write the report as JSON here"); g.add_argument("--markdown", help="write the report as Markdown here")
   g.set_defaults(fn=cmd_grade)
+  li = sub.add_parser("lint", help="find oracle parts that a learner's run would still need (authors)")
+  li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
+  li.add_argument("--source", default=_root("solutions"))
+  li.set_defaults(fn=cmd_lint)
   d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
   d.set_defaults(fn=cmd_doctor)
   return p
