@@ -27,7 +27,7 @@ MIME = "application/x.autograder-observation+json"
 EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), "check_shape": (1, "expected_shape"),
                 "check_dtype": (1, "expected"), "check_type": (1, "expected_type"), "check_in": (0, "needle"),
                 "check_raises": (1, "exception"), "check_kernel_count": (1, "expected"), "check_range": (1, "low"),
-                "check_set": (1, "expected")}
+                "check_set": (1, "expected"), "check_agreement": (1, "expected")}
 SECOND_EXPECTED_ARG = {"check_range": (2, "high")}
 CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same"}
 
@@ -102,6 +102,11 @@ def check_range(actual:Any, low:float|None=None, high:float|None=None, name:str=
   """`low <= actual <= high` (a bound of None is open): for measured figures such as timings and speed-ups."""
   value = actual.item() if hasattr(actual, "item") and type(actual).__module__ == "numpy" else actual
   _judge("range", value, (low, high), name, _site)
+
+def check_agreement(actual:Any, expected:Any=None, at_least:float=1.0, name:str="result", _site:str|None=None):
+  """At least a fraction `at_least` of the elements of `actual` equal those of `expected` (same shape): accuracy of
+  predictions against labels, for instance."""
+  _judge("agree", actual, expected, name, _site, at_least=at_least)
 
 def check_set(actual:Any, expected:Any=None, name:str="result", _site:str|None=None):
   """The same items in any order (duplicates ignored); the message lists what is missing and what is extra."""
@@ -202,6 +207,6 @@ def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], flo
   return sorted(times)[len(times)//2]
 
 __all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "check", "check_close", "check_equal", "check_same",
-           "check_range", "check_set", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
+           "check_range", "check_set", "check_agreement", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
            "kernels_run", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
            "median_time", "to_numpy"]

@@ -235,6 +235,14 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
     if type(a) not in (int, float) or isinstance(a, bool) or (isinstance(a, float) and math.isnan(a)): return f"expected a number, got {show(actual)}"
     inside = (low is None or a >= low) and (high is None or a <= high)
     return None if inside else (f"expected a value in [{low}, {high}], got {a!r}" if reveal else f"{a!r} is outside the range the reference allows")
+  if kind == "agree":
+    a, b = as_array(actual), as_array(expected)
+    if a is None: return f"expected numbers, got {show(actual)}"
+    if b is None: return "the reference is not numbers"
+    if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}"
+    frac = float((a == b).mean()) if a.size else 1.0
+    need = float(opts.get("at_least", 1.0))
+    return None if frac >= need else f"{frac:.2%} of the {a.size} elements agree with the reference; at least {need:.2%} needed"
   if kind == "set":
     sa, sb = actual.get("__set__") if isinstance(actual, dict) else None, expected.get("__set__") if isinstance(expected, dict) else None
     if sa is None: return f"expected a collection, got {show(actual)}"
