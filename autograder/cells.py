@@ -1,6 +1,6 @@
 """The nbgrader view of a notebook: which cells are answers, which are tests, and how solution regions are cleared."""
 from __future__ import annotations
-import ast
+import ast, re
 from nbformat import NotebookNode
 from nbgrader.utils import is_grade, is_solution
 from nbgrader.preprocessors import ClearSolutions
@@ -27,3 +27,35 @@ def clear_solutions(text:str) -> str:
   cell = NotebookNode(cell_type="code", source=text, metadata={})
   ClearSolutions(begin_solution_delimeter=BEGIN_SOLUTION, end_solution_delimeter=END_SOLUTION)._replace_solution_region(cell, "python")
   return cell.source
+
+TASK = re.compile(r"\bTask\s+(\d+(?:\.\d+)*)")
+
+def headings(markdown:str) -> list[str]:
+  """The headings of a markdown text, leaving out `#` lines inside fenced code."""
+  out, fenced = [], False
+  for line in markdown.splitlines():
+    if line.lstrip().startswith(("```", "~~~")): fenced = not fenced
+    elif not fenced and line.startswith("#"): out.append(line.lstrip("#").strip())
+  return out
+
+def task_titles(nb:NotebookNode) -> dict[int, str]:
+  """Each test cell's task, by cell index: 'Task 2.1' when the markdown above names one, else the last heading."""
+  titles, heading, task = {}, "", ""
+  for i, cell in enumerate(nb.cells):
+    if cell.cell_type == "markdown":
+      heading = (headings(cell.source) or [heading])[-1]
+      if (m := TASK.search(cell.source)): task = f"Task {m[1]}"
+      elif headings(cell.source): task = ""
+    elif is_test(cell): titles[i] = task or heading
+  return titles
+
+def hidden_source_lines(nb:NotebookNode) -> set[str]:
+  """Every line inside a hidden-test region of the notebook's cells, stripped."""
+  out, on = set(), False
+  for cell in nb.cells:
+    for line in cell.source.splitlines():
+      if BEGIN_HIDDEN in line: on = True
+      elif END_HIDDEN in line: on = False
+      elif on and line.strip(): out.add(line.strip())
+    on = False
+  return out

@@ -72,7 +72,7 @@ def encode(value:Any, _depth:int=0) -> Any:
     except Exception as e: return {"__object__": "Tensor", "repr": f"could not read its values: {type(e).__name__}: {str(e)[:120]}"}
   if t.__module__.startswith("tinygrad") and t.__name__ == "DType": return {"__dtype__": value.name}
   if isinstance(value, enum.Enum) and t.__module__.startswith(("tinygrad", "enum")): return {"__enum__": f"{t.__name__}.{value.name}"}
-  if t is type: return {"__type__": type_names(value)}
+  if isinstance(value, type): return {"__type__": type_names(value)}
   return _opaque(value)
 
 def type_names(cls:type) -> list[str]:
