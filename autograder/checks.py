@@ -65,13 +65,13 @@ def _judge(kind:str, actual:Any, expected:Any, name:str, site:str|None, **opts):
   enc_actual = encode(actual)
   if m == "learner" and site is not None:
     k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
-    _publish({"site": site, "k": k, "kind": kind, "actual": enc_actual, "name": short(name, 300)})
+    _publish({"site": site, "k": k, "kind": kind, "actual": enc_actual, "name": str(name)[:300]})
     return
   enc_expected = encode(expected)
   message = compare(kind, enc_actual, enc_expected, opts)
   if m == "reference" and site is not None:
     k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
-    _publish({"site": site, "k": k, "kind": kind, "opts": opts, "name": short(name, 300), "hidden": _state["hidden"],
+    _publish({"site": site, "k": k, "kind": kind, "opts": opts, "name": str(name)[:300], "hidden": _state["hidden"],
               "actual": enc_actual, "expected": enc_expected, "ok": message is None})
   if message is not None: fail(name if kind == "true" and actual is not None and enc_actual is False else join(name, message))
 

@@ -25,15 +25,19 @@ class Run:
   replies: dict[int, dict] = field(default_factory=dict)     # code cell index -> the kernel's execute_reply content
   message: str = ""
 
-def kernel_env(run_dir:Path, workdir:Path, extra:dict|None=None) -> dict[str, str]:
+def kernel_env(run_dir:Path, workdir:Path, extra:dict|None=None, base:dict|None=None) -> dict[str, str]:
   """The kernel's whole environment: a few variables of ours (the CPU device unless one was chosen, a plotting backend
   that needs no screen), the module folder on the path (for compile workers too), and every writable place inside
-  the run's folder. Nothing else of the grader's environment reaches the kernel."""
-  env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
-  env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
-             HOME=str(run_dir / "home"), TMPDIR="/tmp", PYTHONPATH=str(workdir), PYTHONDONTWRITEBYTECODE="1",
-             MPLBACKEND="Agg", MPLCONFIGDIR=str(run_dir / "home" / "mpl"), IPYTHONDIR=str(run_dir / "home" / "ipython"),
-             JUPYTER_RUNTIME_DIR=str(run_dir / "rt"), XDG_CACHE_HOME=str(run_dir / "home" / "cache"))
+  the run's folder. Nothing else of the grader's environment reaches the kernel, unless `base` (a self-check on the
+  learner's own machine keeps their whole environment)."""
+  env = dict(base) if base is not None else {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
+  env.pop("JPY_PARENT_PID", None)
+  paths = [str(workdir)] + ([p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p] if base is not None else [])
+  env.update(PYTHONPATH=os.pathsep.join(paths), MPLBACKEND="Agg", JUPYTER_RUNTIME_DIR=str(run_dir / "rt"))
+  if base is None:
+    env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
+               HOME=str(run_dir / "home"), TMPDIR="/tmp", PYTHONDONTWRITEBYTECODE="1", MPLCONFIGDIR=str(run_dir / "home" / "mpl"),
+               IPYTHONDIR=str(run_dir / "home" / "ipython"), XDG_CACHE_HOME=str(run_dir / "home" / "cache"))
   env.setdefault("DEV", "CPU")
   env.update(extra or {})
   for d in ("home", "rt"): (run_dir / d).mkdir(parents=True, exist_ok=True)
@@ -61,13 +65,13 @@ def _kill_group(km:SandboxedKernelManager):
     except Exception: pass
 
 def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:float, on_cell=None, run_dir:Path|None=None,
-                 sandbox:list[str]|None=None, env:dict|None=None) -> Run:
+                 sandbox:list[str]|None=None, env:dict|None=None, base_env:dict|None=None) -> Run:
   """Execute `nb` in place (outputs land in its cells) with `workdir` as the kernel's working folder. `sandbox` is
   the command prefix the kernel starts in (see sandbox.command), `run_dir` the folder holding everything the kernel
   may write besides `workdir` (default: a temporary folder). `on_cell(done, total)` is called after each code cell, for progress."""
   if run_dir is None:
     with tempfile.TemporaryDirectory(prefix="autograder-run-") as tmp:
-      return run_notebook(nb, workdir, cell_timeout, timeout, on_cell, Path(tmp), sandbox, env)
+      return run_notebook(nb, workdir, cell_timeout, timeout, on_cell, Path(tmp), sandbox, env, base_env)
   run = Run()
   code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
   run.cells = {i: "not_run" for i in code}
@@ -86,7 +90,7 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
     if not spent.wait(max(0.0, deadline - time.monotonic()) + 10): _kill_group(km)
   threading.Thread(target=watchdog, daemon=True).start()
   try:
-    with client.setup_kernel(env=kernel_env(run_dir, workdir, env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+    with client.setup_kernel(env=kernel_env(run_dir, workdir, env, base_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
       try: os.unlink(km.connection_file)                   # the key stays in the grader; nothing in the sandbox needs the file now
       except OSError: pass
       for n, i in enumerate(code):
