@@ -10,8 +10,9 @@ FAILED, SKIPPED, NOT_ATTEMPTED = {"CheckFailed", "AssertionError"}, {"CheckSkipp
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def clean(text:str, limit:int=300) -> str:
-  """One line of plain text: no terminal escapes or control characters, at most `limit` characters."""
-  text = CONTROL.sub("", " ".join(str(text).split()))
+  """One line of inert text: no terminal escapes or control characters, no HTML tags (angle brackets become ‹ ›),
+  at most `limit` characters."""
+  text = CONTROL.sub("", " ".join(str(text).split())).replace("<", "‹").replace(">", "›")
   return text if len(text) <= limit else text[:limit-3] + "..."
 
 def error_text(ename:str, evalue:str) -> str:
