@@ -65,7 +65,9 @@ def scan(source:str, where:str) -> list[dict]:
       targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target]
       for t in targets:
         for tt in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
-          if isinstance(tt, (ast.Attribute, ast.Subscript)) and _root(tt) in GRADED_MODULES:
+          if isinstance(tt, ast.Subscript) and _dotted(tt.value) == ("sys", "modules"):
+            flag(n, "sys.modules", f"assigns to {ast.unparse(tt)[:60]}")
+          elif isinstance(tt, (ast.Attribute, ast.Subscript)) and _root(tt) in GRADED_MODULES:
             flag(n, "monkeypatching", f"assigns to {ast.unparse(tt)[:60]}")
     elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in OVERRIDES:
       flag(n, "comparison override", f"defines {n.name}")

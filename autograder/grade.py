@@ -4,15 +4,15 @@ For each module: the reference run (the trusted solution, oracle included, in a 
 hash of the module's files, the grader and the library versions, in a folder no kernel can see), then the learner's
 run (their answers with the trusted cells, oracle cut out, in the sandbox), then the verdict in this process."""
 from __future__ import annotations
-import fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sys, tempfile, time
+import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sys, tempfile, time
 from pathlib import Path
 from autograder import sandbox
 from autograder.assemble import Unreadable, read_notebook, assemble, prepare_workdir, module_settings, safe_file, remove_tree
-from autograder.cells import grade_id, is_answer, is_test, points, task_titles, hidden_source_lines, has_solution_region
+from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, hidden_source_lines, has_solution_region, defined_sources
 from autograder.course import DATA, notebook_path
 from autograder.execute import limits, run_notebook
 from autograder.flags import flags
-from autograder.transform import prepare
+from autograder.transform import RECORDER, prepare
 from autograder.verdict import Redactor, judge, outcome
 
 def cache_root() -> Path:
@@ -32,28 +32,50 @@ def _copy_db(src:Path, dst:Path):
     with sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=60) as a, sqlite3.connect(dst, timeout=60) as b: a.backup(b)
   except sqlite3.Error: pass
 
-def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:bool, on_cell=None):
-  """Run the assembled notebook `nb` (prepared for a learner or the reference run) in a sandbox holding a working
-  copy of the module; returns (the prepared notebook with its outputs, the Run, what sandbox was used)."""
+REFERENCE_SLACK = 2.0          # the trusted reference run gets twice the limits: a loaded machine must not fail the oracle
+
+def _checker_notebook(prepared, assembled):
+  """The isolated tests with what they need and nothing of the learner's notebook code: the mode cell, the setup
+  cells (trusted cells before the first answer, or marked `autograder.checker`), and the answers' sources as text."""
+  from nbformat.v4 import new_code_cell
+  first_answer = next((i for i, c in enumerate(prepared.cells) if is_answer(c)), len(prepared.cells))
+  setup = [c for i, c in enumerate(prepared.cells) if c.cell_type == "code" and not is_answer(c) and not is_test(c)
+           and (i < first_answer or c.get("metadata", {}).get("autograder", {}).get("checker"))]
+  answers = {name: src for c in assembled.cells if is_answer(c) for name, src in defined_sources(c.source).items()}
+  out = copy.deepcopy(prepared)
+  out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
+  return out
+
+def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:bool, on_cell=None) -> tuple[dict, str, str, str]:
+  """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
+  copy of the module. Isolated tests run first, in a kernel of their own. Returns (the outcome of each test by id,
+  the run's status, its message, the sandbox used)."""
   settings = module_settings(nb)
   prepared = prepare(nb, learner=learner)
+  parts = [prepared]
+  if any(is_isolated(c) for c in prepared.cells):
+    parts = [_checker_notebook(prepared, nb), copy.deepcopy(prepared)]
+    parts[1].cells = [c for c in parts[1].cells if not is_isolated(c)]
   ok, why = sandbox.available()
-  run_dir = Path(tempfile.mkdtemp(prefix=f"grade-{module}-"))
-  try:
-    workdir = run_dir / module
-    prepare_workdir(Path(source_root) / module, Path(submission_root) / module, workdir, settings.get("learner_files", []))
-    _copy_db(tinygrad_cache(), run_dir / "cache.db")
-    hide = [DATA / h for h in settings.get("hide_data", [])] if learner else []
-    prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide) if ok else []
-    extra = {"CACHEDB": str(run_dir / "cache.db"), "WORKBOOK_DATA": str(DATA)}
-    run = run_notebook(prepared, workdir, *limits(nb), on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=extra)
-    if not learner: _copy_db(run_dir / "cache.db", tinygrad_cache())
-  finally:
-    remove_tree(run_dir)
-  return prepared, run, ("bubblewrap" if ok else f"none ({why})")
-
-def _test_indices(prepared) -> dict[str, int]:
-  return {grade_id(c): i for i, c in enumerate(prepared.cells) if is_test(c)}
+  outcomes, status, message = {}, "completed", ""
+  for part in parts:
+    run_dir = Path(tempfile.mkdtemp(prefix=f"grade-{module}-"))
+    try:
+      workdir = run_dir / module
+      prepare_workdir(Path(source_root) / module, Path(submission_root) / module, workdir, settings.get("learner_files", []))
+      _copy_db(tinygrad_cache(), run_dir / "cache.db")
+      hide = [DATA / h for h in settings.get("hide_data", [])] if learner else []
+      prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide) if ok else []
+      extra = {"CACHEDB": str(run_dir / "cache.db"), "WORKBOOK_DATA": str(DATA)}
+      cell_limit, limit = limits(nb)
+      slack = 1.0 if learner else REFERENCE_SLACK
+      run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=extra)
+      if not learner: _copy_db(run_dir / "cache.db", tinygrad_cache())
+    finally:
+      remove_tree(run_dir)
+    outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message} for i, c in enumerate(part.cells) if is_test(c)})
+    if run.status != "completed" and status == "completed": status, message = run.status, run.message
+  return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
 
 def _module_key(source_dir:Path) -> str:
   h = hashlib.sha256()
@@ -78,12 +100,12 @@ def reference(module:str, source_root:Path, on_cell=None) -> dict:
       except ValueError: pass
     source = read_notebook(notebook_path(source_root, module))
     start = time.monotonic()
-    prepared, run, used = run_module(assemble(source, source), module, source_root, source_root, learner=False, on_cell=on_cell)
-    tests = {gid: outcome(prepared.cells[i], i, run) for gid, i in _test_indices(prepared).items()}
-    result = {"status": run.status, "message": run.message, "seconds": round(time.monotonic() - start, 2), "tests": tests}
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(result))
-    tmp.replace(path)
+    tests, status, message, _ = run_module(assemble(source, source), module, source_root, source_root, learner=False, on_cell=on_cell)
+    result = {"status": status, "message": message, "seconds": round(time.monotonic() - start, 2), "tests": tests}
+    if status == "completed" and all(t["state"] == "ran" and (t["error"] is None or t["error"][0] == "CheckSkipped") for t in tests.values()):
+      tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
+      tmp.write_text(json.dumps(result))
+      tmp.replace(path)
     return result
 
 def _unexecuted(source, message:str, status:str="not_run") -> list[dict]:
@@ -96,7 +118,7 @@ def _learner_answers(source, submission, source_dir:Path, submission_dir:Path) -
   for path in sorted(source_dir.rglob("*")):
     rel = path.relative_to(source_dir)
     try:
-      if not path.is_file() or not has_solution_region(path.read_text()) or (mine := safe_file(submission_dir, rel)) is None: continue
+      if not path.is_file() or path.suffix == ".ipynb" or not has_solution_region(path.read_text()) or (mine := safe_file(submission_dir, rel)) is None: continue
       out.append((str(rel), mine.read_text()))
     except (UnicodeDecodeError, OSError): pass
   return out
@@ -116,16 +138,13 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     except Unreadable as e: status, message = "unreadable", f"cannot read {path.name}: {e}"
   if status == "graded":
     ref = reference(module, source_root, on_cell=on_cell)
-    prepared, run, used = run_module(assemble(source, submission), module, source_root, submission_root, learner=True, on_cell=on_cell)
+    got, run_status, run_message, used = run_module(assemble(source, submission), module, source_root, submission_root, learner=True, on_cell=on_cell)
     redact = Redactor(hidden_source_lines(source))
-    titles = task_titles(source)
-    tests = []
-    for gid, i in _test_indices(prepared).items():
-      cell = prepared.cells[i]
-      test = {"id": gid, "task": titles.get(i - 1, ""), "max_score": points(cell)}
-      tests.append(judge(test, ref["tests"].get(gid, {"state": "not_run", "error": None, "observations": []}),
-                         outcome(cell, i, run), run.message, redact))
-    if run.status != "completed": status, message = run.status, redact(run.message)
+    titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
+    missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
+    tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
+                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact) for c in source.cells if is_test(c)]
+    if run_status != "completed": status, message = run_status, redact(run_message)
     module_flags = flags(_learner_answers(source, submission, Path(source_root) / module, Path(submission_root) / module), module_settings(source).get("allow_flags", []))
   if tests is None: tests = _unexecuted(source, message)
   return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags,
