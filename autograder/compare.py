@@ -187,10 +187,10 @@ def _close(actual:Any, expected:Any, opts:dict, reveal:bool) -> str|None:
   a = as_array(actual)
   if a is None: return f"expected numbers, got {show(actual)}"
   if b is None: return "the reference is not numbers"                     # an authoring error; the reference run says so
-  if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}"
+  if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}" if reveal else f"shape {tuple(a.shape)} differs from the reference's"
   if opts.get("dtype", True):
     da, db = _dtype_of(actual) or a.dtype.name, _dtype_of(expected) or b.dtype.name
-    if da != db: return f"expected dtype {db}, got {da}"
+    if da != db: return f"expected dtype {db}, got {da}" if reveal else f"dtype {da} differs from the reference's"
   rtol, atol = float(opts.get("rtol", 1e-5)), float(opts.get("atol", 1e-6))
   a64, b64 = a.astype(np.float64), b.astype(np.float64)
   ok = np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
