@@ -64,6 +64,7 @@ def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:b
       workdir = run_dir / module
       prepare_workdir(Path(source_root) / module, Path(submission_root) / module, workdir, settings.get("learner_files", []))
       _copy_db(tinygrad_cache(), run_dir / "cache.db")
+      sandbox.provide_package(run_dir, ok)
       hide = [DATA / h for h in settings.get("hide_data", [])] if learner else []
       prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide) if ok else []
       extra = {"CACHEDB": str(run_dir / "cache.db"), "WORKBOOK_DATA": str(DATA)}
