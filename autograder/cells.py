@@ -69,3 +69,14 @@ def hidden_source_lines(nb:NotebookNode) -> set[str]:
       elif on and line.strip(): out.add(line.strip())
     on = False
   return out
+
+def hint(cell:NotebookNode) -> str:
+  """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint`, else the `# Hint:`
+  comment lines of the cell's visible part."""
+  own = cell.get("metadata", {}).get("autograder", {}).get("hint")
+  if own: return str(own)
+  lines = []
+  for line in cell.source.splitlines():
+    if BEGIN_HIDDEN in line: break
+    if line.strip().lower().startswith("# hint:"): lines.append(line.strip()[7:].strip())
+  return " ".join(lines)

@@ -1,6 +1,6 @@
-"""The `autograder` command: release, check, grade, lint, doctor."""
+"""The `autograder` command: release, check, grade, grade-all, lint, mutants, doctor."""
 from __future__ import annotations
-import argparse, sys
+import argparse, os, sys
 from pathlib import Path
 from autograder.course import REPO, UnknownModule, module_names, notebook_path, resolve
 
@@ -38,13 +38,26 @@ def cmd_grade(args) -> int:
   from autograder.report import table, write
   source, submission = Path(args.source), Path(args.submission)
   modules = resolve(args.modules, module_names(source))
-  bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=None)
+  bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=True if args.quiet else None)
   def cell(done, total): bar.set_postfix_str(f"{modules[bar.n]}: cell {done}/{total}")
   def module(m): bar.set_postfix_str(f"{m['module']}: {m['score']:g}/{m['max_score']:g}"); bar.update()
   report = grade(modules, source, submission, on_module=module, on_cell=cell)
   bar.close()
-  print(table(report))
+  if not args.quiet: print(table(report))
   write(report, args.json, args.markdown)
+  if args.feedback:
+    from autograder.feedback import write as write_feedback
+    write_feedback(report, Path(args.feedback))
+  return 0
+
+def cmd_grade_all(args) -> int:
+  from autograder.classroom import grade_all
+  source = Path(args.source)
+  modules = resolve(args.modules, module_names(source)) if args.modules else []
+  try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout)
+  except KeyboardInterrupt: return 130
+  print(f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
+        f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
   return 0
 
 def cmd_lint(args) -> int:
@@ -98,7 +111,16 @@ def parser() -> argparse.ArgumentParser:
   g.add_argument("--source", default=_root("solutions"), help="the trusted source notebooks (default: solutions/)")
   g.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
   g.add_argument("--json", help="write the report as JSON here"); g.add_argument("--markdown", help="write the report as Markdown here")
+  g.add_argument("--feedback", help="write the learner's feedback (feedback.md, feedback.html) into this folder")
+  g.add_argument("--quiet", action="store_true", help="no table, no progress bar")
   g.set_defaults(fn=cmd_grade)
+  ga = sub.add_parser("grade-all", help="grade a class: one folder per learner, in parallel, into a gradebook and feedback")
+  ga.add_argument("submissions", help="a folder with one folder per learner (a checkout of their repository)")
+  ga.add_argument("--out", default="gradebook", help="where the gradebook and the feedback go (default: gradebook/)")
+  ga.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="learners graded at the same time")
+  ga.add_argument("--source", default=_root("solutions")); ga.add_argument("--modules", nargs="*")
+  ga.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
+  ga.set_defaults(fn=cmd_grade_all)
   li = sub.add_parser("lint", help="find oracle parts that a learner's run would still need (authors)")
   li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
   li.add_argument("--source", default=_root("solutions"))

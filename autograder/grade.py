@@ -8,7 +8,7 @@ import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sy
 from pathlib import Path
 from autograder import sandbox
 from autograder.assemble import Unreadable, read_notebook, assemble, prepare_workdir, module_settings, safe_file, remove_tree
-from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, hidden_source_lines, has_solution_region, defined_sources
+from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, hidden_source_lines, has_solution_region, defined_sources, hint
 from autograder.course import DATA, notebook_path
 from autograder.execute import limits, run_notebook
 from autograder.flags import flags
@@ -144,6 +144,9 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
                    got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact) for c in source.cells if is_test(c)]
+    hints = {grade_id(c): hint(c) for c in source.cells if is_test(c)}
+    for t in tests:
+      if t["status"] != "passed" and hints.get(t["id"]): t["hint"] = hints[t["id"]]
     if run_status != "completed": status, message = run_status, redact(run_message)
     module_flags = flags(_learner_answers(source, submission, Path(source_root) / module, Path(submission_root) / module), module_settings(source).get("allow_flags", []))
   if tests is None: tests = _unexecuted(source, message)
