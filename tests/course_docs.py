@@ -27,6 +27,7 @@ COURSE = REPO / "course"
 RUNNER = Path(__file__).parent / "docs_runner.py"
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
 MARKER = re.compile(r"^\s*<!--\s*test:\s*(?P<kind>[a-z-]+)\s*(?P<rest>.*?)\s*-->\s*$")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 KINDS = {"needs-gpu", "needs-network", "needs-notebook", "fresh", "excerpt"}
 
 @dataclass
@@ -80,7 +81,8 @@ def markers_ok(blocks:list[Block]) -> list[str]:
   bad = [f"{b.where}: unknown marker {b.marker!r}" for b in blocks if b.marker and b.marker not in KINDS]
   bad += [f"{b.where}: a marker on a {b.lang or 'plain'} block" for b in blocks if b.marker and b.lang != "python"]
   bad += [f"{b.where}: skipped without a reason" for b in blocks if b.marker.startswith("needs-") and len(b.marker_arg) < 10]
-  bad += [f"{b.where}: output stated for a block that does not run" for b in blocks if b.output is not None and not b.runs]
+  bad += [f"{b.where}: output stated for a block that is not code" for b in blocks if b.output is not None and b.lang != "python"]
+  bad += [f"{b.where}: output stated for an excerpt" for b in blocks if b.output is not None and b.marker == "excerpt"]
   return bad
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -88,7 +90,7 @@ def markers_ok(blocks:list[Block]) -> list[str]:
 
 def _env(extra:dict|None=None) -> dict:
   env = {k: v for k, v in os.environ.items() if not k.startswith(("DEBUG", "BEAM", "NOOPT", "VIZ"))}
-  env.update(DEV="CPU", MPLBACKEND="Agg", PYTHONHASHSEED="0", PYTHONPATH=str(REPO))
+  env.update(DEV="CPU", NUM_CPU_THREADS="2", MPLBACKEND="Agg", PYTHONHASHSEED="0", PYTHONPATH=str(REPO))
   env.setdefault("CACHEDB", str(Path(tempfile.gettempdir()) / "tinygrad-workbook-docs-cache.db"))
   env.update(extra or {})
   return env
@@ -119,7 +121,7 @@ def run_page(page:str, cwd:Path) -> list[tuple[Block, dict]]:
   return [(b, results[b.line]) for b in blocks]
 
 def output_matches(want:str, got:str) -> bool:
-  norm = lambda s: "\n".join(l.rstrip() for l in s.strip("\n").splitlines()) + "\n"
+  norm = lambda s: "\n".join(l.rstrip() for l in ANSI.sub("", s).strip("\n").splitlines()) + "\n"   # colours off
   return doctest.OutputChecker().check_output(norm(want), norm(got), doctest.ELLIPSIS)
 
 def failures(results:list[tuple[Block, dict]]) -> list[str]:
@@ -181,3 +183,14 @@ def built_site() -> tuple[Path, str, float]:
       if done.returncode == 0: secs.write_text(f"{time.perf_counter() - t0:.2f}")
       else: shutil.rmtree(site, ignore_errors=True)
   return site, log.read_text(), float(secs.read_text()) if secs.exists() else -1.0
+
+if __name__ == "__main__":     # python tests/course_docs.py course/PAGE.md ...: run the pages' blocks, show what they print
+  import time
+  for arg in sys.argv[1:]:
+    page = str(Path(arg).resolve().relative_to(COURSE))
+    with tempfile.TemporaryDirectory() as tmp:
+      t0 = time.perf_counter(); res = run_page(page, Path(tmp))
+    for b, r in res:
+      print(f"--- {b.where} ({r['seconds']} s){' [fresh]' if b.marker == 'fresh' else ''}\n{r['stdout']}", end="")
+      if r["error"]: print(r["error"])
+    print("\n".join(failures(res)) or f"{page}: {len(res)} blocks ok", f"({time.perf_counter() - t0:.1f} s)")

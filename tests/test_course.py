@@ -6,7 +6,7 @@ from __future__ import annotations
 import json, re, subprocess, sys, tempfile
 from pathlib import Path
 import pytest, yaml
-from course_docs import COURSE, REPO, all_blocks, built_site, excerpt_problem, failures, markers_ok, pages, parse, run_page, \
+from course_docs import COURSE, REPO, all_blocks, built_site, excerpt_problem, failures, markers_ok, output_matches, pages, parse, run_page, \
   tinygrad_root, _env
 
 BLOCKS = all_blocks()
@@ -73,6 +73,8 @@ def test_the_block_conventions_are_parsed():
   assert [(b.lang, b.marker, b.output, b.line) for b in bs] == [("python", "", "1\n", 4), ("python", "needs-gpu", None, 13),
                                                                  ("python", "", None, 18), ("bash", "", None, 22)]
   assert bs[2].code == "print(2)\n" and not bs[1].runs and not bs[3].runs
+  assert output_matches("a ... c\n\n", "a b c  \n") and output_matches("x\n", "\x1b[32mx\x1b[0m\n")
+  assert not output_matches("1\n", "2\n") and not output_matches("1\n", "1\n2\n")
 
 # ---------------------------------------------------------------------------------------------------------------------
 # tinygrad paths and names
