@@ -26,7 +26,7 @@ GONE_NAMES = {"tinygrad.shape", "tinygrad.shape.shapetracker", "tinygrad.shape.s
 GONE_PATHS = {"tinygrad/runtime/ops_clang.py", "ops_clang.py", "tinygrad/runtime/ops_llvm.py", "ops_llvm.py", "tinygrad/shape/",
               "tinygrad/shape/shapetracker.py", "tinygrad/shape/view.py", "tinygrad/lazy.py", "tinygrad/ops.py", "mlops.py",
               "tinygrad/mlops.py", "tinygrad/codegen/kernel.py", "tinygrad/engine/schedule.py", "tinygrad/codegen/linearize.py"}
-X
+MADE_BY_THE_COURSE = {"tinygrad.runtime.ops_my", "tinygrad.runtime.ops_echo"}   # registered at run time (module 07, backends page)
 SUBPACKAGES = "codegen|engine|mixin|nn|renderer|runtime|schedule|uop|viz|llm"
 PATH_RE = re.compile(rf"(?<![\w/.-])((?:tinygrad/|(?:{SUBPACKAGES})/)[\w/.]*?(?:\.py|/)|tinygrad/[\w/]+\.py|ops_\w+\.py)(?::([A-Za-z_][\w.]*))?")
 NAME_RE = re.compile(r"(?<![\w./-])tinygrad(?:\.[A-Za-z_]\w*)+(?![\w<])")
