@@ -4,7 +4,8 @@ Python blocks of a page, and the built site (built once per test session, shared
 Conventions for authors (also in course/instructors/site.md):
 
 * Every block fenced as ```` ```python ```` runs, in order, in one fresh Python process per page (blocks of a page share
-  their names), with `DEV=CPU`, in a scratch folder.
+  their names), with `DEV=CPU` and `NUM_CPU_THREADS=2`, in the repository's root. Blocks must not write files there
+  (use `tempfile`); the test checks that no new file appears in the root.
 * A block that states its output is followed (only blank lines between) by a block fenced as ```` ```output ````; the
   block's stdout must match it. `...` in the stated output matches anything (doctest's ELLIPSIS), trailing spaces and
   leading/trailing blank lines are ignored.
@@ -48,10 +49,10 @@ class Block:
 def pages() -> list[Path]:
   return sorted(COURSE.rglob("*.md"))
 
-def parse(path:Path) -> list[Block]:
+def parse(path:Path, root:Path=COURSE) -> list[Block]:
   """The fenced blocks of a page, with their markers and stated outputs."""
   lines = path.read_text().splitlines()
-  page = str(path.relative_to(COURSE))
+  page = str(path.relative_to(root))
   raw, i = [], 0
   while i < len(lines):
     m = FENCE.match(lines[i])
@@ -95,12 +96,13 @@ def _env(extra:dict|None=None) -> dict:
   env.update(extra or {})
   return env
 
-def run_blocks(blocks:list[Block], cwd:Path, env:dict|None=None, timeout:float=300) -> list[dict]:
-  """Run blocks in order in one new process; one result per block: {"error": traceback or None, "stdout": ...}."""
-  out = cwd / f"results-{blocks[0].line}.json"
+def run_blocks(blocks:list[Block], scratch:Path, env:dict|None=None, timeout:float=300) -> list[dict]:
+  """Run blocks in order in one new process, in the repository's root (as a learner would); one result per block:
+  {"error": traceback or None, "stdout": ..., "seconds": ...}. `scratch` holds the results file."""
+  out = scratch / f"results-{blocks[0].line}.json"
   payload = json.dumps([{"file": str(COURSE / b.page), "line": b.line, "code": b.code} for b in blocks])
   try:
-    done = subprocess.run([sys.executable, str(RUNNER), str(out)], input=payload, cwd=cwd, env=_env(env),
+    done = subprocess.run([sys.executable, str(RUNNER), str(out)], input=payload, cwd=REPO, env=_env(env),
                           capture_output=True, text=True, timeout=timeout)
     crash = None if done.returncode == 0 else f"the process ended with {done.returncode}: {done.stderr[-2000:]}"
   except subprocess.TimeoutExpired:
@@ -109,15 +111,15 @@ def run_blocks(blocks:list[Block], cwd:Path, env:dict|None=None, timeout:float=3
   while len(results) < len(blocks): results.append({"error": crash or "did not run", "stdout": "", "seconds": 0})
   return results
 
-def run_page(page:str, cwd:Path) -> list[tuple[Block, dict]]:
+def run_page(page:str, scratch:Path) -> list[tuple[Block, dict]]:
   """Every runnable block of a page: the plain ones in one shared process, each `fresh` one in its own."""
   blocks = [b for b in parse(COURSE / page) if b.runs]
   shared = [b for b in blocks if b.marker == ""]
-  results = dict(zip((b.line for b in shared), run_blocks(shared, cwd))) if shared else {}
+  results = dict(zip((b.line for b in shared), run_blocks(shared, scratch))) if shared else {}
   for b in blocks:
     if b.marker == "fresh":
       env = dict(kv.split("=", 1) for kv in b.marker_arg.split()) if b.marker_arg else {}
-      results[b.line] = run_blocks([b], cwd, env)[0]
+      results[b.line] = run_blocks([b], scratch, env)[0]
   return [(b, results[b.line]) for b in blocks]
 
 def output_matches(want:str, got:str) -> bool:

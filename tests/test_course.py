@@ -41,12 +41,16 @@ def test_markers_are_known_and_skips_give_a_reason():
   assert not markers_ok(BLOCKS), "\n".join(markers_ok(BLOCKS))
 
 @pytest.mark.parametrize("page", RUN_PAGES)
+def root_files() -> set[str]: return {p.name for p in REPO.iterdir()}
+
 def test_python_blocks_run_and_print_what_they_state(page, tmp_path):
+  before = root_files()
   results = run_page(page, tmp_path)
   slow = sorted(((r["seconds"], b.where) for b, r in results), reverse=True)[:3]
   print(f"{page}: {len(results)} blocks, {sum(r['seconds'] for _, r in results):.1f} s in the blocks; slowest: {slow}")
   problems = failures(results)
   assert not problems, "\n\n".join(problems)
+  assert root_files() <= before, f"the blocks of {page} wrote {root_files() - before} into the repository's root"
 
 @pytest.mark.parametrize("block", SKIPPED, ids=[b.where for b in SKIPPED])
 def test_block_not_run_here(block):
@@ -62,14 +66,12 @@ def test_source_excerpts_are_in_the_installed_tinygrad(block, tg_root):
   problem = excerpt_problem(block, tg_root)
   assert problem is None, problem
 
-def test_the_block_conventions_are_parsed():
+def test_the_block_conventions_are_parsed(tmp_path):
   """The parser on a page written for it: a stated output, each marker, an indented block, a non-Python block."""
-  page = COURSE / "_probe.md"
-  try:
-    page.write_text("x\n\n```python\nprint(1)\n```\n\n```output\n1\n```\n\n<!-- test: needs-gpu a CUDA device for this -->\n"
-                    "```python\nimport cuda\n```\n\n!!! note\n    ```python\n    print(2)\n    ```\n\n```bash\nls\n```\n")
-    bs = parse(page)
-  finally: page.unlink()
+  page = tmp_path / "probe.md"
+  page.write_text("x\n\n```python\nprint(1)\n```\n\n```output\n1\n```\n\n<!-- test: needs-gpu a CUDA device for this -->\n"
+                  "```python\nimport cuda\n```\n\n!!! note\n    ```python\n    print(2)\n    ```\n\n```bash\nls\n```\n")
+  bs = parse(page, tmp_path)
   assert [(b.lang, b.marker, b.output, b.line) for b in bs] == [("python", "", "1\n", 4), ("python", "needs-gpu", None, 13),
                                                                  ("python", "", None, 18), ("bash", "", None, 22)]
   assert bs[2].code == "print(2)\n" and not bs[1].runs and not bs[3].runs
