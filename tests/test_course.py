@@ -28,7 +28,7 @@ GONE_PATHS = {"tinygrad/runtime/ops_clang.py", "ops_clang.py", "tinygrad/runtime
               "tinygrad/mlops.py", "tinygrad/codegen/kernel.py", "tinygrad/engine/schedule.py", "tinygrad/codegen/linearize.py"}
 MADE_BY_THE_COURSE = {"tinygrad.runtime.ops_my", "tinygrad.runtime.ops_echo"}   # registered at run time (module 07, backends page)
 SUBPACKAGES = "codegen|engine|mixin|nn|renderer|runtime|schedule|uop|viz|llm"
-PATH_RE = re.compile(rf"(?<![\w/.-])((?:tinygrad/|(?:{SUBPACKAGES})/)[\w/.]*?(?:\.py|/)|tinygrad/[\w/]+\.py|ops_\w+\.py)(?::([A-Za-z_][\w.]*))?")
+PATH_RE = re.compile(rf"(?<![\w/.-])((?:tinygrad/|(?:{SUBPACKAGES})/)(?:\w+/)*(?:\w+\.py)?|ops_\w+\.py)(?::([A-Za-z_][\w.]*))?")
 NAME_RE = re.compile(r"(?<![\w./-])tinygrad(?:\.[A-Za-z_]\w*)+(?![\w<])")
 
 def course_text() -> list[tuple[str, str]]:
@@ -83,7 +83,7 @@ def test_the_block_conventions_are_parsed(tmp_path):
 
 def test_tinygrad_paths_exist(tg_root):
   files = {str(p.relative_to(tg_root.parent)) for p in tg_root.rglob("*.py")}
-  dirs = {str(p.relative_to(tg_root.parent)) + "/" for p in tg_root.rglob("*") if p.is_dir() and p.name != "__pycache__"}
+  dirs = {str(p.relative_to(tg_root.parent)) + "/" for p in [tg_root, *tg_root.rglob("*")] if p.is_dir() and p.name != "__pycache__"}
   names_by_base = {Path(f).name for f in files}
   bad, seen = [], 0
   for page, text in course_text():
