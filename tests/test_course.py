@@ -40,9 +40,9 @@ def course_text() -> list[tuple[str, str]]:
 def test_markers_are_known_and_skips_give_a_reason():
   assert not markers_ok(BLOCKS), "\n".join(markers_ok(BLOCKS))
 
-@pytest.mark.parametrize("page", RUN_PAGES)
 def root_files() -> set[str]: return {p.name for p in REPO.iterdir()}
 
+@pytest.mark.parametrize("page", RUN_PAGES)
 def test_python_blocks_run_and_print_what_they_state(page, tmp_path):
   before = root_files()
   results = run_page(page, tmp_path)
