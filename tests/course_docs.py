@@ -169,7 +169,7 @@ def site_inputs_hash() -> str:
 
 def built_site() -> tuple[Path, str, float]:
   """(site folder, mkdocs's log, seconds the build took); built once for the current course text."""
-  base = Path(tempfile.gettempdir()) / "tinygrad-workbook-site"
+  base = Path(tempfile.gettempdir()) / f"tinygrad-workbook-site-{hashlib.sha256(str(REPO).encode()).hexdigest()[:8]}"
   base.mkdir(exist_ok=True)
   key = site_inputs_hash()
   site, log, secs = base / key, base / f"{key}.log", base / f"{key}.seconds"
@@ -177,7 +177,9 @@ def built_site() -> tuple[Path, str, float]:
     fcntl.flock(lock, fcntl.LOCK_EX)
     if not (site / "index.html").exists() or not secs.exists():
       import time
-      shutil.rmtree(site, ignore_errors=True)
+      for old in base.iterdir():                                        # earlier builds of this checkout
+        if old.name != "lock" and not old.name.startswith(key):
+          shutil.rmtree(old) if old.is_dir() else old.unlink()
       t0 = time.perf_counter()
       done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)], cwd=REPO,
                             capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
