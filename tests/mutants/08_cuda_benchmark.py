@@ -17,7 +17,7 @@ MUTANTS = [
   {"name": "tinygrad_matmul: k taken from the wrong dimension (square matrices assumed)", "target": "ans_tinygrad_matmul",
    "old": "matmul_work(a.shape[0], a.shape[1], b.shape[1], a.dtype)", "new": "matmul_work(a.shape[0], a.shape[0], b.shape[1], a.dtype)"},
   {"name": "sweep: PyTorch rows repeated for every case of the same (n, dtype)", "target": "ans_sweep",
-   "old": "    if (n, dtype) in seen: continue\n", "new": ""},
+   "old": "    if (n, dtype) in seen: continue\n", "new": "", "tests": ["test_sweep"]},      # test_sweep_cuda is skipped without a GPU
   {"name": "gpu_renderer: target device NULL (float32 matmuls get TF32 tensor cores)", "target": "ans_gpu_renderer",
    "old": 'PTXRenderer(Target(device="CUDA", renderer="PTX", arch=arch))', "new": 'PTXRenderer(Target(device="NULL", renderer="PTX", arch=arch, interface="MOCK"))'},
   {"name": "read_ptx: predicated instructions (@%p ld.global ...) not counted", "target": "ans_read_ptx",
