@@ -117,7 +117,7 @@ def test_plain_nbgrader_autograde_gives_the_solution_full_marks(module, tmp_path
     done = subprocess.run(nbgrader + step + ["--force"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
   from autograder.checks import has_device
-  missing = 0.0 if has_device("CUDA") else sum(float(c.metadata["nbgrader"].get("points", 0)) for c in nb.cells if grade_id(c) in device_cells(module))
+  missing = 0.0 if has_device("CUDA") else sum(float(c.metadata["nbgrader"].get("points", 0)) for c in read_notebook(notebook_path(SOLUTIONS, module)).cells if grade_id(c) in device_cells(module))
   with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
     submission = gb.find_submission(module, "student")
     assert submission.max_score > 0 and submission.score == submission.max_score - missing, (submission.score, submission.max_score, missing)
