@@ -27,7 +27,7 @@ MUTANTS = [
      "old": "range(top, 7, -1)", "new": "range(top, 8, -1)"},
     # Task 2b: a negative axis counted from the wrong end (-1 taken as the first axis)
     {"name": "predict_reduce_kernels counts negative axes from the front", "target": "ans_predict_reduce_kernels",
-     "old": "axes = tuple(a % len(shape) for a in axes)", "new": "axes = tuple(-a - 1 if a < 0 else a for a in axes)"},
+     "old": "sorted({a % len(shape) for a in axes})", "new": "sorted({(-a - 1 if a < 0 else a) for a in axes})"},
     # Task 2b: the cap 2**22 // n_out on the divisor dropped (only matters for many outputs)
     {"name": "predict_reduce_kernels ignores the 2**22 // n_out cap", "target": "ans_predict_reduce_kernels",
      "old": "top = min(256, 2**22 // n_out)", "new": "top = 256"},
@@ -41,7 +41,7 @@ MUTANTS = [
     # Task 3b: the validity condition of a padded view kept (the index is then not linear: ValueError)
     {"name": "view_strides keeps the padding's validity condition", "target": "ans_view_strides",
      "old": "expr = idx.src[1].get_idx()", "new": "expr = idx.src[1]"},
-    # Task 4: a reduce to a single number taken for one that is broadcast back
-    {"name": "my_predictions: scale_by_mean in two kernels", "target": "ans_predictions",
-     "old": '"scale_by_mean": 1,', "new": '"scale_by_mean": 2,'},
+    # Task 2b: the first kernel of a split never split again (what this module's own reference did at first)
+    {"name": "predict_reduce_kernels stops after the first split", "target": "ans_predict_reduce_kernels",
+     "old": "        kernels += 1\n", "new": "        kernels += 1\n        break\n"},
 ]
