@@ -1,6 +1,6 @@
-"""The `autograder` command: release, check, grade, lint, doctor."""
+"""The `autograder` command: release, check, grade, grade-all, lint, mutants, doctor."""
 from __future__ import annotations
-import argparse, sys
+import argparse, os, sys
 from pathlib import Path
 from autograder.course import REPO, UnknownModule, module_names, notebook_path, resolve
 
@@ -38,13 +38,26 @@ def cmd_grade(args) -> int:
   from autograder.report import table, write
   source, submission = Path(args.source), Path(args.submission)
   modules = resolve(args.modules, module_names(source))
-  bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=None)
+  bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=True if args.quiet else None)
   def cell(done, total): bar.set_postfix_str(f"{modules[bar.n]}: cell {done}/{total}")
   def module(m): bar.set_postfix_str(f"{m['module']}: {m['score']:g}/{m['max_score']:g}"); bar.update()
   report = grade(modules, source, submission, on_module=module, on_cell=cell)
   bar.close()
-  print(table(report))
+  if not args.quiet: print(table(report))
   write(report, args.json, args.markdown)
+  if args.feedback:
+    from autograder.feedback import write as write_feedback
+    write_feedback(report, Path(args.feedback))
+  return 0
+
+def cmd_grade_all(args) -> int:
+  from autograder.classroom import grade_all
+  source = Path(args.source)
+  modules = resolve(args.modules, module_names(source)) if args.modules else []
+  try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout)
+  except KeyboardInterrupt: return 130
+  print(f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
+        f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
   return 0
 
 def cmd_lint(args) -> int:
@@ -60,6 +73,21 @@ def cmd_lint(args) -> int:
     print(f"{module}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
     for p in problems: print(f"  {p}")
     bad += len(problems)
+  return 1 if bad else 0
+
+def cmd_mutants(args) -> int:
+  from autograder.mutants import run
+  source = Path(args.source)
+  bad = 0
+  for module in resolve(args.modules, module_names(source)):
+    path = Path(args.dir) / f"{module}.py"
+    if not path.is_file(): print(f"{module}: no mutants ({path})"); continue
+    result = run(module, source, path)
+    caught = sum(m["caught"] for m in result["mutants"])
+    print(f"{module}: {caught} of {len(result['mutants'])} mutants lose points ({result['seconds']:.0f} s)")
+    for m in result["mutants"]: print(f"  {'caught  ' if m['caught'] else 'SURVIVED'} {m['name']}" + (f": {m['message']}" if m["caught"] else ""))
+    for line in result["control"]: print(f"  CONTROL FAILED: {line}")
+    bad += len(result["mutants"]) - caught + len(result["control"])
   return 1 if bad else 0
 
 def cmd_doctor(args) -> int:
@@ -83,11 +111,24 @@ def parser() -> argparse.ArgumentParser:
   g.add_argument("--source", default=_root("solutions"), help="the trusted source notebooks (default: solutions/)")
   g.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
   g.add_argument("--json", help="write the report as JSON here"); g.add_argument("--markdown", help="write the report as Markdown here")
+  g.add_argument("--feedback", help="write the learner's feedback (feedback.md, feedback.html) into this folder")
+  g.add_argument("--quiet", action="store_true", help="no table, no progress bar")
   g.set_defaults(fn=cmd_grade)
+  ga = sub.add_parser("grade-all", help="grade a class: one folder per learner, in parallel, into a gradebook and feedback")
+  ga.add_argument("submissions", help="a folder with one folder per learner (a checkout of their repository)")
+  ga.add_argument("--out", default="gradebook", help="where the gradebook and the feedback go (default: gradebook/)")
+  ga.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="learners graded at the same time")
+  ga.add_argument("--source", default=_root("solutions")); ga.add_argument("--modules", nargs="*")
+  ga.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
+  ga.set_defaults(fn=cmd_grade_all)
   li = sub.add_parser("lint", help="find oracle parts that a learner's run would still need (authors)")
   li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
   li.add_argument("--source", default=_root("solutions"))
   li.set_defaults(fn=cmd_lint)
+  mu = sub.add_parser("mutants", help="grade wrong variants of the reference answers: each must lose points (authors)")
+  mu.add_argument("modules", nargs="*", help="module numbers or folder names (default: all with a mutants file)")
+  mu.add_argument("--source", default=_root("solutions")); mu.add_argument("--dir", default=str(REPO / "tests" / "mutants"))
+  mu.set_defaults(fn=cmd_mutants)
   d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
   d.set_defaults(fn=cmd_doctor)
   return p
