@@ -1,8 +1,8 @@
 """Wrong variants of module 02's reference answers, each a bug a learner plausibly writes.
 
-Each must lose points when graded (tests/test_mutants.py, or by hand: put it into a copy of the solution notebook and
-run `autograder grade <copy> --modules 02 --source solutions`). `target` is the grade_id of an answer cell; `old`
-occurs in it and `new` replaces it.
+Each must lose points when graded (`autograder mutants 02`, tests/test_mutants.py). `target` is the grade_id of an
+answer cell; `old` occurs in it and `new` replaces it. Each is caught by the visible checks and, on unseen inputs, by
+the hidden tests alone.
 """
 
 MUTANTS = [
