@@ -62,6 +62,21 @@ def cmd_lint(args) -> int:
     bad += len(problems)
   return 1 if bad else 0
 
+def cmd_mutants(args) -> int:
+  from autograder.mutants import run
+  source = Path(args.source)
+  bad = 0
+  for module in resolve(args.modules, module_names(source)):
+    path = Path(args.dir) / f"{module}.py"
+    if not path.is_file(): print(f"{module}: no mutants ({path})"); continue
+    result = run(module, source, path)
+    caught = sum(m["caught"] for m in result["mutants"])
+    print(f"{module}: {caught} of {len(result['mutants'])} mutants lose points ({result['seconds']:.0f} s)")
+    for m in result["mutants"]: print(f"  {'caught  ' if m['caught'] else 'SURVIVED'} {m['name']}" + (f": {m['message']}" if m["caught"] else ""))
+    for line in result["control"]: print(f"  CONTROL FAILED: {line}")
+    bad += len(result["mutants"]) - caught + len(result["control"])
+  return 1 if bad else 0
+
 def cmd_doctor(args) -> int:
   from autograder.doctor import doctor
   return 0 if doctor() else 1
@@ -88,6 +103,10 @@ def parser() -> argparse.ArgumentParser:
   li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
   li.add_argument("--source", default=_root("solutions"))
   li.set_defaults(fn=cmd_lint)
+  mu = sub.add_parser("mutants", help="grade wrong variants of the reference answers: each must lose points (authors)")
+  mu.add_argument("modules", nargs="*", help="module numbers or folder names (default: all with a mutants file)")
+  mu.add_argument("--source", default=_root("solutions")); mu.add_argument("--dir", default=str(REPO / "tests" / "mutants"))
+  mu.set_defaults(fn=cmd_mutants)
   d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
   d.set_defaults(fn=cmd_doctor)
   return p
