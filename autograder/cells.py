@@ -5,8 +5,9 @@ from nbformat import NotebookNode
 from nbgrader.utils import is_grade, is_solution
 from nbgrader.preprocessors import ClearSolutions
 
-BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
-BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+# Spelled in two parts so that the grader's own code never holds a marker: a learner repository must hold none.
+BEGIN_SOLUTION, END_SOLUTION = "### BEGIN " + "SOLUTION", "### END " + "SOLUTION"
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN " + "HIDDEN TESTS", "### END " + "HIDDEN TESTS"
 
 def grade_id(cell:NotebookNode) -> str|None: return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
 def is_answer(cell:NotebookNode) -> bool: return is_solution(cell)
@@ -69,3 +70,14 @@ def hidden_source_lines(nb:NotebookNode) -> set[str]:
       elif on and line.strip(): out.add(line.strip())
     on = False
   return out
+
+def hint(cell:NotebookNode) -> str:
+  """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint`, else the `# Hint:`
+  comment lines of the cell's visible part."""
+  own = cell.get("metadata", {}).get("autograder", {}).get("hint")
+  if own: return str(own)
+  lines = []
+  for line in cell.source.splitlines():
+    if BEGIN_HIDDEN in line: break
+    if line.strip().lower().startswith("# hint:"): lines.append(line.strip()[7:].strip())
+  return " ".join(lines)

@@ -32,7 +32,8 @@ def kernel_env(run_dir:Path, workdir:Path, extra:dict|None=None, base:dict|None=
   learner's own machine keeps their whole environment)."""
   env = dict(base) if base is not None else {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
   env.pop("JPY_PARENT_PID", None)
-  paths = [str(workdir)] + ([p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p] if base is not None else [])
+  from autograder.sandbox import package_dir
+  paths = [str(workdir)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p] if base is not None else [str(package_dir(run_dir)), str(workdir)]
   env.update(PYTHONPATH=os.pathsep.join(paths), MPLBACKEND="Agg", JUPYTER_RUNTIME_DIR=str(run_dir / "rt"))
   if base is None:
     env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),

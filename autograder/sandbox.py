@@ -45,12 +45,24 @@ def command(run_dir:Path, workdir:Path, reads:list[Path]=(), hide:list[Path]=())
     if p.is_symlink(): args += ["--symlink", os.readlink(p), str(p)]
     elif p.is_dir(): args += ["--ro-bind", str(p), str(p)]
   args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-  for p in _python_roots() + [PACKAGE] + [Path(r).resolve() for r in reads]:
+  for p in _python_roots() + [Path(r).resolve() for r in reads]:
     if p.exists(): args += ["--ro-bind", str(p), str(p)]
   for h in hide:
     if Path(h).exists(): args += ["--ro-bind", "/dev/null", str(Path(h).resolve())]
-  args += ["--bind", str(run_dir), str(run_dir), "--chdir", str(workdir)]
+  args += ["--bind", str(run_dir), str(run_dir), "--ro-bind", str(PACKAGE), str(package_dir(run_dir) / "autograder"), "--chdir", str(workdir)]
   return args
+
+def package_dir(run_dir:Path) -> Path:
+  """Where a run's kernel imports the grader's own `autograder` from (first on its path, read-only in the sandbox):
+  the very package that grades, whatever checkout or virtual environment the kernel's Python would find."""
+  return Path(run_dir) / "pkg"
+
+def provide_package(run_dir:Path, sandboxed:bool):
+  """The mount point (sandbox) or a link (no sandbox) for the grader's package in the run's folder."""
+  target = package_dir(run_dir) / "autograder"
+  target.parent.mkdir(parents=True, exist_ok=True)
+  if sandboxed: target.mkdir(exist_ok=True)
+  elif not target.exists(): target.symlink_to(PACKAGE, target_is_directory=True)
 
 class SandboxedKernelManager(AsyncKernelManager):
   """A kernel manager whose kernel command starts inside `prefix` (the bwrap command, or nothing), talking over

@@ -72,20 +72,23 @@ def result_of(cell:NotebookNode, index:int, run:Run) -> dict:
   status = "skipped" if ename in SKIPPED else "failed" if ename in FAILED else "error"
   return {**result, "status": status, "message": clean(error_text(*o["error"]))}
 
-def self_check(path:Path, log=print) -> bool:
-  """Run the notebook at `path` as grading would build it, print one line (or two) per test, and return whether
-  everything passed."""
+def self_check(path:Path, log=print) -> dict:
+  """Run the notebook at `path` as grading would build it, print one line (or two) per test, and return the module's
+  part of a report (the same shape as grading's; "passed" is whether everything passed)."""
+  import time
+  start = time.monotonic()
   mine = read_notebook(path)
   pristine = released_path(path)
   starter = read_notebook(pristine) if pristine.is_file() else mine
   if starter is mine: log(f"  note: no released copy at {pristine}; running your notebook as it is")
-  for line in differences(starter, mine): log(f"  note: {line}")
+  notes = differences(starter, mine)
+  for line in notes: log(f"  note: {line}")
   nb = assemble(starter, mine)
   run = run_notebook(nb, path.parent, *limits(starter), base_env=dict(os.environ))
   titles = task_titles(nb)
   results, first_open = [], None
   for index in [i for i, c in enumerate(nb.cells) if is_test(c)]:
-    result = result_of(nb.cells[index], index, run)
+    result = result_of(nb.cells[index], index, run) | {"task": titles.get(index, "")}
     results.append(result)
     title = f" ({titles[index]})" if titles.get(index) else ""
     if result["status"] == "passed": log(f"  passed          {result['id']}{title}"); continue
@@ -100,4 +103,7 @@ def self_check(path:Path, log=print) -> bool:
   passed = sum(r["status"] == "passed" for r in results)
   if run.status != "completed": log(f"  the run stopped early: {run.message}")
   log(f"{passed}/{len(results)} checks passed" + (f"; next, look at: {first_open}" if first_open else ""))
-  return passed == len(results) and run.status == "completed"
+  return {"module": path.parent.name, "status": "graded" if run.status == "completed" else run.status, "message": clean(run.message),
+          "notes": notes, "score": sum(r["score"] for r in results), "max_score": sum(r["max_score"] for r in results),
+          "seconds": round(time.monotonic() - start, 2), "tests": results,
+          "passed": passed == len(results) and run.status == "completed"}

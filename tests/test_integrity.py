@@ -23,9 +23,6 @@ def submit(tmp_path, attack:str, answer="ans_make_tensors"):
   nbformat.write(nb, str(path))
   return root
 
-def graded(tmp_path, attack:str) -> dict:
-  return grade_module(MODULE, SOLUTIONS, submit(tmp_path, attack))
-
 def rules(result:dict) -> set[str]: return {f["rule"] for f in result["flags"]}
 
 FAKES = '''
@@ -80,19 +77,21 @@ def _forge(actual=None, expected=None, *args, _site=None, **kwargs):
 check = check_close = check_equal = check_same = check_type = check_shape = check_dtype = check_in = _forge
 check_kernel_count = check_no_kernels = check_raises = check_range = check_set = check_agreement = _forge
 ''', {"frame access", "namespace access"}),
-  "reads the solutions, the reference observations and the repository from disk": (FAKES + '''
+  "reads the solutions, the reference observations and the repository from disk": ('''
 import glob, json, os
 places = ["../../solutions", "../solutions", "__REPO__/solutions", "__CACHE__", os.path.expanduser("~/.cache/tinygrad-workbook"), "/proc/1/cwd/solutions"]
 places += [v for v in os.environ.values() if v.startswith("/")]
+found = []
 for place in places:
     for path in glob.glob(os.path.join(place, "**", "*.ipynb"), recursive=True) + glob.glob(os.path.join(place, "**", "*.json"), recursive=True):
         try: text = open(path).read()
         except OSError: continue
-        if "BEGIN SOLUTION" in text:
-            for cell in json.loads(text)["cells"]:
-                src = "".join(cell["source"])
-                if "BEGIN SOLUTION" in src: exec(src, globals())
-''', {"dynamic code", "reads outside the working folder"}),
+        if "BEGIN SOLUTION" in text and "01_tensor_basics" in path:
+            found += ["".join(c["source"]) for c in json.loads(text)["cells"] if "BEGIN SOLUTION" in "".join(c["source"]) and "places" not in "".join(c["source"])]
+answers = "\\n\\n".join(found)
+exec(answers, globals())
+get_ipython().input_transformers_post.append(lambda lines: [answers + "\\n"] if any("NotImplementedError" in l for l in lines) else lines)
+''', {"dynamic code", "reads outside the working folder", "IPython internals"}),
   "writes the grader's report and stdout from the kernel": (FAKES + '''
 import os
 for path in ["__REPORT__", f"/proc/{os.getppid()}/fd/1", f"/proc/{os.getppid()}/fd/2", "/proc/1/fd/1"]:
@@ -110,11 +109,19 @@ os._exit(0)
 @needs_sandbox
 @pytest.mark.parametrize("attack", ATTACKS, ids=list(ATTACKS))
 def test_an_attack_earns_nothing_and_is_flagged(tmp_path, attack):
-  code, expected_flags = ATTACKS[attack]
+  code, expected_flags, *cell = ATTACKS[attack]
   report = tmp_path / "report.json"
   code = code.replace("__REPO__", str(REPO)).replace("__CACHE__", str(cache_root())).replace("__REPORT__", str(report))
-  result = graded(tmp_path, code)
+  result = grade_module(MODULE, SOLUTIONS, submit(tmp_path, code, *cell))
   assert result["score"] == 0, [(t["id"], t["status"], t["message"]) for t in result["tests"]]
   assert expected_flags <= rules(result), result["flags"]
   assert result["sandbox"] == "bubblewrap"
   assert not report.exists() or "FAKE" not in report.read_text()
+
+def test_without_the_sandbox_the_disk_attack_would_pay(tmp_path, monkeypatch):
+  """The control for the sandbox: the same attack, unsandboxed, finds the solutions (so the test above can fail)."""
+  code = ATTACKS["reads the solutions, the reference observations and the repository from disk"][0]
+  monkeypatch.setenv("AUTOGRADER_SANDBOX", "off"); available.cache_clear()
+  try: result = grade_module(MODULE, SOLUTIONS, submit(tmp_path, code.replace("__REPO__", str(REPO)).replace("__CACHE__", "/nonexistent")))
+  finally: monkeypatch.delenv("AUTOGRADER_SANDBOX"); available.cache_clear()
+  assert result["sandbox"].startswith("none") and result["score"] > 0

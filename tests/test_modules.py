@@ -36,7 +36,7 @@ def test_tests_keep_the_oracle_out_of_the_learners_run(module):
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_test_makes_an_observation_that_cannot_be_guessed(module):
-  """A bool or a small count is easy to forge: each test cell also observes a value (see course/authoring.md)."""
+  """A bool or a small count is easy to forge: each test cell also observes a value (see course/instructors/authoring.md)."""
   ref = reference(module, SOLUTIONS)
   weak = [tid for tid, o in ref["tests"].items() if not (o["error"] and o["error"][0] == "CheckSkipped")
           and not any(strong(r["kind"], r.get("expected")) for r in o["observations"])]
