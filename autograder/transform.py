@@ -132,3 +132,17 @@ def _is_called(name:ast.Name, tree:ast.AST) -> bool:
 def _spans_marker(source:str, stmt:ast.stmt) -> bool:
   lines = source.splitlines()[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
   return any(BEGIN_HIDDEN in l or END_HIDDEN in l for l in lines)
+
+def prepare(nb, learner:bool):
+  """A copy of the assembled notebook as a kernel will run it: every trusted code cell transformed (answer cells are
+  the learner's and stay as they are), after a first cell that puts the checks in 'learner' or 'reference' mode."""
+  import copy
+  from nbformat.v4 import new_code_cell
+  from autograder.cells import grade_id, is_answer, is_test
+  out = copy.deepcopy(nb)
+  for i, cell in enumerate(out.cells):
+    if cell.cell_type == "code" and not is_answer(cell):
+      cell.source = transform(cell.source, grade_id(cell) or f"cell{i}", learner, is_test(cell))
+  mode = "learner" if learner else "reference"
+  out.cells.insert(0, new_code_cell(f"import autograder.checks as {RECORDER}\n{RECORDER}.configure({mode!r})"))
+  return out

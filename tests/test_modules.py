@@ -7,7 +7,10 @@ import pytest
 from autograder.cells import BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN, is_answer, is_test
 from autograder.assemble import read_notebook
 from autograder.course import REPO, module_names, notebook_path
-from autograder.grade import grade_module
+from autograder.grade import grade_module, reference
+from autograder.cells import grade_id
+from autograder.compare import strong
+from autograder.transform import lint
 from autograder.release import differences
 
 SOLUTIONS, PROJECTS = REPO / "solutions", REPO / "projects"
@@ -23,6 +26,21 @@ def test_solution_gets_full_marks(module):
   assert result["status"] == "graded", result["message"]
   assert result["max_score"] > 0 and result["score"] == result["max_score"], summary(result)
   assert all(t["status"] == "passed" for t in result["tests"]), summary(result)
+
+@pytest.mark.parametrize("module", MODULES)
+def test_tests_keep_the_oracle_out_of_the_learners_run(module):
+  """`autograder lint`: no name computed by the oracle is needed where grading has cut the oracle out."""
+  nb = read_notebook(notebook_path(SOLUTIONS, module))
+  problems = lint([(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)])
+  assert not problems, "\n".join(problems)
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_test_makes_an_observation_that_cannot_be_guessed(module):
+  """A bool or a small count is easy to forge: each test cell also observes a value (see course/instructors/authoring.md)."""
+  ref = reference(module, SOLUTIONS)
+  weak = [tid for tid, o in ref["tests"].items() if not (o["error"] and o["error"][0] == "CheckSkipped")
+          and not any(strong(r["kind"], r.get("expected")) for r in o["observations"])]
+  assert not weak, f"test cells with only guessable observations: {weak}"
 
 @pytest.mark.parametrize("module", MODULES)
 def test_starter_gets_zero_and_runs_to_the_end(module):
