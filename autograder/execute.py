@@ -15,7 +15,8 @@ from autograder.sandbox import SandboxedKernelManager
 
 DEFAULT_CELL_TIMEOUT, DEFAULT_TIMEOUT = 60, 120
 TIMEOUT_ENAME = "CellTimeout"
-PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ")
+PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUDA_PATH", "NVRTC_PATH", "CUDA_VISIBLE_DEVICES",
+              "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")     # what a GPU needs besides its device files
 
 @dataclass
 class Run:
