@@ -46,7 +46,7 @@ def arrow(ax, x0, y0, x1, y1, label=""):
 
 def pipeline_run() -> dict:
   """Every stage of one small computation, as tinygrad 0.14 produces it."""
-  from tinygrad import Tensor, Device
+  from tinygrad import Device, Tensor
   from tinygrad.uop.ops import Ops
   from tinygrad.codegen import to_program
   from tinygrad.engine.realize import run_linear
