@@ -6,3 +6,4 @@ os.environ["DEV"] = "CPU"
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
 os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-cache-{_worker}.db")
 sys.path.insert(0, str(Path(__file__).parent))
+os.environ.setdefault("AUTOGRADER_CACHE", str(Path(tempfile.gettempdir()) / "autograder-test-cache"))   # reference runs, shared by workers
