@@ -189,7 +189,11 @@ def check_no_kernels(fn:Callable, name:str="call", _site:str|None=None):
 @contextlib.contextmanager
 def forbidden(obj:Any, *attributes:str):
   """Within the block, reading `obj.<attribute>` for each name raises CheckFailed, e.g.
-  `with forbidden(Tensor, "matmul", "dot", "__matmul__"): my_matmul(a, b)`."""
+  `with forbidden(Tensor, "matmul", "dot", "__matmul__"): my_matmul(a, b)`. `obj` must be a class or a module:
+  an attribute set on a function or an instance does not change what calling it does (tinygrad 0.14's `TinyJit`, say,
+  is a function that returns a `_TinyJit`: trap `type(TinyJit(f))` instead)."""
+  import types
+  if not isinstance(obj, (type, types.ModuleType)): raise TypeError(f"forbidden() needs a class or a module, not {type(obj).__name__}")
   saved = {a: obj.__dict__[a] for a in attributes if a in getattr(obj, "__dict__", {})}
   def make(attr):
     def trap(*args, **kwargs): fail(f"{attr} must not be used here")
