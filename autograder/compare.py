@@ -165,7 +165,7 @@ def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) ->
               ([f"unexpected keys {show(extra)}"] if extra else [])
       return at(path) + "; ".join(p for p in parts if p)
     for k, (key, vb) in db.items():
-      if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 30)}]", reveal)): return d
+      if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 60)}]", reveal)): return d
     return None
   if ta == "set":
     sa, sb = {json.dumps(x, sort_keys=True) for x in actual["__set__"]}, {json.dumps(x, sort_keys=True) for x in expected["__set__"]}

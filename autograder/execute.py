@@ -15,7 +15,8 @@ from autograder.sandbox import SandboxedKernelManager
 
 DEFAULT_CELL_TIMEOUT, DEFAULT_TIMEOUT = 60, 120
 TIMEOUT_ENAME = "CellTimeout"
-PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ")
+PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUDA_PATH", "NVRTC_PATH", "CUDA_VISIBLE_DEVICES",
+              "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")     # what a GPU needs besides its device files
 
 @dataclass
 class Run:
@@ -57,6 +58,35 @@ def observations(cell:NotebookNode) -> list[dict]:
     if isinstance(rec, dict) and isinstance(rec.get("site"), str) and type(rec.get("k")) is int: out.append(rec)
   return out
 
+MAX_CELL_OUTPUT = 32 << 20      # bytes of output a cell may send the grader; the rest is dropped (a flood must not fill its memory)
+
+class CappedClient(NotebookClient):
+  """nbclient, keeping at most MAX_CELL_OUTPUT bytes of output per cell."""
+  def output(self, outs, msg, display_id, cell_index):
+    content = msg.get("content", {})
+    size = len(str(content.get("text", ""))) + sum(len(str(v)) for v in content.get("data", {}).values())
+    used = self.__dict__.setdefault("_output_bytes", {})
+    used[cell_index] = used.get(cell_index, 0) + size
+    if used[cell_index] > MAX_CELL_OUTPUT: return None
+    return super().output(outs, msg, display_id, cell_index)
+
+from jupyter_client.asynchronous import AsyncKernelClient
+
+class CappedKernelClient(AsyncKernelClient):
+  """A kernel client whose output channel queues at most 1000 messages (ZMQ's default, made explicit) and refuses any
+  message over 8 MB (the kernel that sends one is cut off): with the per-cell cap of CappedClient, what a kernel
+  prints occupies at most about a gigabyte of the grader's memory at any moment."""
+  def _create_connected_socket(self, channel, identity=None):
+    import zmq
+    sock = self.context.socket(zmq.SUB if channel == "iopub" else {"shell": zmq.DEALER, "stdin": zmq.DEALER, "control": zmq.DEALER, "hb": zmq.REQ}[channel])
+    sock.linger = 1000
+    if identity: sock.identity = identity
+    if getattr(self, "curve_publickey", None) is not None:
+      sock.curve_secretkey, sock.curve_publickey, sock.curve_serverkey = self.curve_secretkey, self.curve_publickey, self.curve_publickey
+    if channel == "iopub": sock.rcvhwm, sock.maxmsgsize = 1000, 8 << 20
+    sock.connect(self._make_url(channel))
+    return sock
+
 def _kill_group(km:SandboxedKernelManager):
   proc = getattr(getattr(km, "provisioner", None), "process", None)
   if proc is None: return
@@ -79,9 +109,10 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
   km = SandboxedKernelManager(kernel_name="python3", transport="ipc", ip=str(run_dir / "rt" / "kernel"),
                               connection_file=str(run_dir / "rt" / "kernel.json"))
   km.prefix = list(sandbox or [])
+  km.client_class = "autograder.execute.CappedKernelClient"
   # nbclient's interrupt path, not CellTimeoutError: after that error its output poller keeps running and swallows the
   # next cells' outputs. The timeout reply carries TIMEOUT_ENAME so the cell can be told apart from an ordinary error.
-  client = NotebookClient(nb, km=km, timeout=int(cell_timeout), allow_errors=True, interrupt_on_timeout=True,
+  client = CappedClient(nb, km=km, timeout=int(cell_timeout), allow_errors=True, interrupt_on_timeout=True,
                           error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": "", "traceback": []},
                           kernel_name="python3", resources={"metadata": {"path": str(workdir)}}, startup_timeout=60,
                           on_cell_executed=lambda cell, cell_index, execute_reply: run.replies.__setitem__(cell_index, execute_reply["content"]))

@@ -12,7 +12,8 @@ FRAMES = {"_getframe", "currentframe", "stack", "getouterframes", "getinnerframe
 PROCESS = {("os", "_exit"), ("os", "kill"), ("os", "killpg"), ("os", "abort"), ("sys", "exit"), ("os", "fork"), ("os", "setsid")}
 PROGRAMS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execvp"), ("os", "spawnv")}
 SUSPICIOUS_TEXT = ("/proc", "solutions", "hidden", "autograder", "../", "/work/", ".git", "observation")
-OVERRIDES = {"__eq__", "__ne__", "__bool__", "__len__", "__hash__", "__getattr__", "__getattribute__", "__instancecheck__", "__subclasscheck__"}
+OVERRIDES = {"__eq__", "__ne__", "__bool__", "__len__", "__hash__", "__instancecheck__", "__subclasscheck__"}
+ATTRIBUTE_OVERRIDES = {"__getattr__", "__getattribute__"}
 
 def _root(node:ast.AST) -> str|None:
   while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)): node = node.value if not isinstance(node, ast.Call) else node.func
@@ -71,6 +72,8 @@ def scan(source:str, where:str) -> list[dict]:
             flag(n, "monkeypatching", f"assigns to {ast.unparse(tt)[:60]}")
     elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in OVERRIDES:
       flag(n, "comparison override", f"defines {n.name}")
+    elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in ATTRIBUTE_OVERRIDES:
+      flag(n, "attribute override", f"defines {n.name}")
     elif isinstance(n, ast.Constant) and isinstance(n.value, str) and any(s in n.value for s in SUSPICIOUS_TEXT):
       flag(n, "reads outside the working folder", f"mentions {n.value[:60]!r}")
   return out

@@ -46,10 +46,12 @@ def _checker_notebook(prepared, assembled):
   out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
   return out
 
-def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:bool, on_cell=None) -> tuple[dict, str, str, str]:
+def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:bool, on_cell=None, seed_db:Path|None=None) -> tuple[dict, str, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module. Isolated tests run first, in a kernel of their own. Returns (the outcome of each test by id,
-  the run's status, its message, the sandbox used)."""
+  the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
+  the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
+  writes its cache there."""
   settings = module_settings(nb)
   prepared = prepare(nb, learner=learner)
   parts = [prepared]
@@ -63,7 +65,7 @@ def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:b
     try:
       workdir = run_dir / module
       prepare_workdir(Path(source_root) / module, Path(submission_root) / module, workdir, settings.get("learner_files", []))
-      _copy_db(tinygrad_cache(), run_dir / "cache.db")
+      _copy_db(seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache(), run_dir / "cache.db")
       sandbox.provide_package(run_dir, ok)
       hide = [DATA / h for h in settings.get("hide_data", [])] if learner else []
       prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide) if ok else []
@@ -71,7 +73,9 @@ def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:b
       cell_limit, limit = limits(nb)
       slack = 1.0 if learner else REFERENCE_SLACK
       run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=extra)
-      if not learner: _copy_db(run_dir / "cache.db", tinygrad_cache())
+      if not learner:
+        _copy_db(run_dir / "cache.db", tinygrad_cache())
+        if seed_db is not None: _copy_db(run_dir / "cache.db", seed_db)
     finally:
       remove_tree(run_dir)
     outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message} for i, c in enumerate(part.cells) if is_test(c)})
@@ -101,8 +105,9 @@ def reference(module:str, source_root:Path, on_cell=None) -> dict:
       except ValueError: pass
     source = read_notebook(notebook_path(source_root, module))
     start = time.monotonic()
-    tests, status, message, _ = run_module(assemble(source, source), module, source_root, source_root, learner=False, on_cell=on_cell)
-    result = {"status": status, "message": message, "seconds": round(time.monotonic() - start, 2), "tests": tests}
+    tests, status, message, _ = run_module(assemble(source, source), module, source_root, source_root, learner=False, on_cell=on_cell,
+                                           seed_db=path.with_suffix(".db"))
+    result = {"status": status, "message": message, "seconds": round(time.monotonic() - start, 2), "tests": tests, "db": str(path.with_suffix(".db"))}
     if status == "completed" and all(t["state"] == "ran" and (t["error"] is None or t["error"][0] == "CheckSkipped") for t in tests.values()):
       tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
       tmp.write_text(json.dumps(result))
@@ -139,7 +144,8 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     except Unreadable as e: status, message = "unreadable", f"cannot read {path.name}: {e}"
   if status == "graded":
     ref = reference(module, source_root, on_cell=on_cell)
-    got, run_status, run_message, used = run_module(assemble(source, submission), module, source_root, submission_root, learner=True, on_cell=on_cell)
+    got, run_status, run_message, used = run_module(assemble(source, submission), module, source_root, submission_root, learner=True,
+                                                    on_cell=on_cell, seed_db=Path(ref["db"]) if ref.get("db") else None)
     redact = Redactor(hidden_source_lines(source))
     titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}

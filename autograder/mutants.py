@@ -67,7 +67,7 @@ def run(module:str, source_root:Path, mutants_file:Path, on_cell=None) -> dict:
   with tempfile.TemporaryDirectory(prefix=f"mutants-{module}-") as tmp:
     workdir = Path(tmp) / module
     prepare_workdir(Path(source_root) / module, Path(source_root) / module, workdir, module_settings(source).get("learner_files", []))
-    _copy_db(tinygrad_cache(), Path(tmp) / "cache.db")
+    _copy_db(Path(ref["db"]) if ref.get("db") and Path(ref["db"]).is_file() else tinygrad_cache(), Path(tmp) / "cache.db")
     provide_package(Path(tmp), sandboxed=False)
     r = run_notebook(nb, workdir, cell_limit, limit * (2 + len(mutants)), on_cell=on_cell, run_dir=Path(tmp),
                      env={"CACHEDB": str(Path(tmp) / "cache.db"), "WORKBOOK_DATA": str(DATA)})

@@ -45,6 +45,10 @@ def command(run_dir:Path, workdir:Path, reads:list[Path]=(), hide:list[Path]=())
     if p.is_symlink(): args += ["--symlink", os.readlink(p), str(p)]
     elif p.is_dir(): args += ["--ro-bind", str(p), str(p)]
   args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+  for dev in sorted(Path("/dev").glob("nvidia*")) + sorted(Path("/dev/dri").glob("*")) + [Path("/dev/kfd")]:   # GPUs stay usable
+    if dev.exists(): args += ["--dev-bind", str(dev), str(dev)]
+  for extra in ("/sys", "/opt/cuda", "/run/nvidia-persistenced"):     # (the driver's files under /usr are bound already)
+    if Path(extra).exists() and not Path(extra).is_symlink(): args += ["--ro-bind", extra, extra]
   for p in _python_roots() + [Path(r).resolve() for r in reads]:
     if p.exists(): args += ["--ro-bind", str(p), str(p)]
   for h in hide:

@@ -92,7 +92,7 @@ def self_check(path:Path, log=print) -> dict:
     results.append(result)
     title = f" ({titles[index]})" if titles.get(index) else ""
     if result["status"] == "passed": log(f"  passed          {result['id']}{title}"); continue
-    first_open = first_open or titles.get(index) or result["id"]
+    if result["status"] != "skipped": first_open = first_open or titles.get(index) or result["id"]
     if result["status"] == "error" and result["message"].split(":")[0] in NOT_ATTEMPTED:
       log(f"  not attempted   {result['id']}{title}: the function still raises NotImplementedError")
     elif result["status"] == "error":
@@ -101,8 +101,10 @@ def self_check(path:Path, log=print) -> dict:
     else:
       log(f"  {result['status']:<15} {result['id']}{title}: {result['message']}")
   passed = sum(r["status"] == "passed" for r in results)
+  skipped = sum(r["status"] == "skipped" for r in results)
   if run.status != "completed": log(f"  the run stopped early: {run.message}")
-  log(f"{passed}/{len(results)} checks passed" + (f"; next, look at: {first_open}" if first_open else ""))
+  log(f"{passed}/{len(results)} checks passed" + (f" ({skipped} skipped: this machine cannot run them)" if skipped else "")
+      + (f"; next, look at: {first_open}" if first_open else ""))
   return {"module": path.parent.name, "status": "graded" if run.status == "completed" else run.status, "message": clean(run.message),
           "notes": notes, "score": sum(r["score"] for r in results), "max_score": sum(r["max_score"] for r in results),
           "seconds": round(time.monotonic() - start, 2), "tests": results,

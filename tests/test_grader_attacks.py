@@ -98,8 +98,13 @@ def test_processes_started_by_the_kernel_do_not_outlive_it(tmp_path, course):
       os._exit(0)
   def double(x): return 2 * x
   ''')
-  report, _ = grade(tmp_path, source, submission)
-  assert by_module(report)["01_toy"]["score"] == 6
+  peak = tmp_path / "peak"
+  done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", str(peak), sys.executable, "-m", "autograder.cli", "grade", str(submission),
+                         "--source", str(source), "--json", str(tmp_path / "r.json"), "--quiet"], capture_output=True, text=True, timeout=300)
+  assert done.returncode == 0
+  m = by_module(json.loads((tmp_path / "r.json").read_text()))
+  assert m["02_toy"]["score"] == 6 and m["01_toy"]["status"] in ("graded", "timeout")
+  assert int(peak.read_text().split()[-1]) < 1_500_000, "the grader kept the flood in memory (peak RSS in KB)"
   time.sleep(1)
   left = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, text=True).stdout.split()
   for pid in left: os.kill(int(pid), signal.SIGKILL)
@@ -151,5 +156,26 @@ def test_a_warning_on_stderr_does_not_cost_points(tmp_path, course):
       warnings.warn("this is slow"); print("debug output", file=sys.stderr)
       return 2 * x
   ''')
-  report, _ = grade(tmp_path, source, submission)
-  assert by_module(report)["01_toy"]["score"] == 6
+  peak = tmp_path / "peak"
+  done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", str(peak), sys.executable, "-m", "autograder.cli", "grade", str(submission),
+                         "--source", str(source), "--json", str(tmp_path / "r.json"), "--quiet"], capture_output=True, text=True, timeout=300)
+  assert done.returncode == 0
+  m = by_module(json.loads((tmp_path / "r.json").read_text()))
+  assert m["02_toy"]["score"] == 6 and m["01_toy"]["status"] in ("graded", "timeout")
+  assert int(peak.read_text().split()[-1]) < 1_500_000, "the grader kept the flood in memory (peak RSS in KB)"
+
+def test_an_output_flood_does_not_fill_the_graders_memory(tmp_path, course):
+  source, submission = course
+  set_answer(submission, "ans_double", '''
+  import sys
+  chunk = "x" * (1 << 20)
+  for _ in range(300): sys.stdout.write(chunk)
+  def double(x): return 2 * x
+  ''')
+  peak = tmp_path / "peak"
+  done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", str(peak), sys.executable, "-m", "autograder.cli", "grade", str(submission),
+                         "--source", str(source), "--json", str(tmp_path / "r.json"), "--quiet"], capture_output=True, text=True, timeout=300)
+  assert done.returncode == 0
+  m = by_module(json.loads((tmp_path / "r.json").read_text()))
+  assert m["02_toy"]["score"] == 6 and m["01_toy"]["status"] in ("graded", "timeout")
+  assert int(peak.read_text().split()[-1]) < 1_500_000, "the grader kept the flood in memory (peak RSS in KB)"

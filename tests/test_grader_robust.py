@@ -144,3 +144,26 @@ def test_isolated_tests_run_in_a_kernel_where_no_answer_cell_ran(tmp_path, cours
   edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
   modules, _ = run_grade(tmp_path, source, submission)
   assert statuses(modules["01_toy"])["test_double"] == "failed"
+
+def test_self_check_builds_like_grading_and_says_what_grading_ignores(tmp_path, capsys):
+  """The learner's notebook is rebuilt from the released starter: their edits to a test cell do not count (as in
+  grading), and they are told about code outside the answer cells and answer cells whose type or id changed."""
+  source = write_toy_course(tmp_path)
+  projects = tmp_path / "projects"
+  assert main(["release", "--source", str(source), "--target", str(projects)]) == 0
+  def doctor(cells):
+    for c in cells:
+      if grade_id(c) == "ans_double": c.source = "def double(x):\n    return 2 * x"
+      if grade_id(c) == "ans_square": c.metadata["nbgrader"]["grade_id"] = "my_square"; c.source = "def square(x):\n    return x * x"
+      if grade_id(c) == "test_double": c.source = "pass"                      # a weakened test: grading runs the released one
+    return cells + [nbformat.v4.new_code_cell("double = lambda x: 4")]
+  edit(projects, doctor)
+  nb = nbformat.read(str(notebook(projects)), as_version=4)
+  nb.cells = [nbformat.v4.new_markdown_cell(c.source, metadata=c.metadata) if grade_id(c) == "my_square" else c for c in nb.cells]
+  nbformat.write(nb, str(notebook(projects)))
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  out = capsys.readouterr().out
+  assert "cell test_double differs from the released one: grading runs the released cell" in out
+  assert "code outside the answer cells: grading ignores it" in out and "'double = lambda x: 4'" in out
+  assert "no answer cell ans_square" in out
+  assert "passed          test_double" in out and "not attempted   test_square" in out
