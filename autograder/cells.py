@@ -17,13 +17,6 @@ def is_isolated(cell:NotebookNode) -> bool:
   return is_test(cell) and bool(cell.get("metadata", {}).get("autograder", {}).get("isolated"))
 def points(cell:NotebookNode) -> float: return float(cell.metadata["nbgrader"].get("points", 0))
 
-def defined_sources(source:str) -> dict[str, str]:
-  """The source of each top-level function and class a cell defines, by name."""
-  try: tree = ast.parse(source)
-  except SyntaxError: return {}
-  return {n.name: ast.get_source_segment(source, n, padded=True) or "" for n in tree.body
-          if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-
 def defined_names(source:str) -> frozenset[str]:
   """Top-level functions and classes a cell defines: how an answer cell is recognised once its metadata is gone."""
   try: tree = ast.parse(source)

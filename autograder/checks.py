@@ -49,16 +49,18 @@ def set_answers(sources:dict[str, str]):
   _state["answers"] = dict(sources)
 
 def answer_source(name:str) -> str:
-  """The source of the learner's function `name`, for a test that runs it elsewhere (in a child process): taken from
-  the notebook where it is defined, or, where the grader runs the tests apart from the answers, from the grader."""
+  """The source of the answer cell that defines the learner's function `name` (with any helper defined beside it), for
+  a test that runs it elsewhere (in a child process): taken from the notebook where it is defined, or, where the
+  grader runs the tests apart from the answers, from the grader."""
   if _state["answers"] is not None:
     if name not in _state["answers"]: fail(f"no answer cell defines {name}")
     return _state["answers"][name]
-  import inspect, textwrap
+  import inspect, linecache
   from IPython import get_ipython
   ns = get_ipython().user_ns if get_ipython() is not None else {}
   if name not in ns: fail(f"{name} is not defined: run its answer cell first")
-  return textwrap.dedent(inspect.getsource(ns[name]))
+  cell = "".join(linecache.getlines(getattr(getattr(ns[name], "__code__", None), "co_filename", "")))
+  return cell or inspect.getsource(ns[name])
 
 def mode() -> str: return _state["mode"]
 

@@ -8,7 +8,7 @@ import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sy
 from pathlib import Path
 from autograder import sandbox
 from autograder.assemble import Unreadable, read_notebook, assemble, prepare_workdir, module_settings, safe_file, remove_tree
-from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, hidden_source_lines, has_solution_region, defined_sources, hint
+from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, hidden_source_lines, has_solution_region, defined_names, hint
 from autograder.course import DATA, notebook_path
 from autograder.execute import limits, run_notebook
 from autograder.flags import flags
@@ -41,7 +41,7 @@ def _checker_notebook(prepared, assembled):
   first_answer = next((i for i, c in enumerate(prepared.cells) if is_answer(c)), len(prepared.cells))
   setup = [c for i, c in enumerate(prepared.cells) if c.cell_type == "code" and not is_answer(c) and not is_test(c)
            and (i < first_answer or c.get("metadata", {}).get("autograder", {}).get("checker"))]
-  answers = {name: src for c in assembled.cells if is_answer(c) for name, src in defined_sources(c.source).items()}
+  answers = {name: c.source for c in assembled.cells if is_answer(c) for name in defined_names(c.source)}
   out = copy.deepcopy(prepared)
   out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
   return out

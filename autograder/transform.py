@@ -145,11 +145,13 @@ def _spans_marker(source:str, stmt:ast.stmt) -> bool:
 
 def prepare(nb, learner:bool):
   """A copy of the assembled notebook as a kernel will run it: every trusted code cell transformed (answer cells are
-  the learner's and stay as they are), after a first cell that puts the checks in 'learner' or 'reference' mode."""
+  the learner's and stay as they are), after a first cell that puts the checks in 'learner' or 'reference' mode.
+  Cells marked `autograder.skip_grading` (a demo that only teaches, a chart) are left out of both runs."""
   import copy
   from nbformat.v4 import new_code_cell
   from autograder.cells import grade_id, is_answer, is_test
   out = copy.deepcopy(nb)
+  out.cells = [c for c in out.cells if not c.get("metadata", {}).get("autograder", {}).get("skip_grading") or is_answer(c) or is_test(c)]
   for i, cell in enumerate(out.cells):
     if cell.cell_type == "code" and not is_answer(cell):
       cell.source = transform(cell.source, grade_id(cell) or f"cell{i}", learner, is_test(cell))
