@@ -254,9 +254,12 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
   return f"unknown comparison {kind!r}"
 
 def strong(kind:str, expected:Any) -> bool:
-  """Whether a value is hard to guess: a non-integral float, a number array of 8+ elements, a string of 40+
-  characters, or a container holding one. Booleans, small counts and short names are weak."""
+  """Whether a value is hard to guess: a non-integral float, an integer of five or more digits (a byte count), a
+  number array of 8+ elements, a string of 40+ characters, or a container holding one. Booleans, small counts and
+  short names are weak."""
   if kind in ("true", "type", "raises", "range"): return False          # a value inside a range is easy to forge
+  if isinstance(expected, bool): return False
+  if isinstance(expected, int): return abs(expected) >= 10_000
   if isinstance(expected, float): return not expected.is_integer()
   if isinstance(expected, str): return len(expected) >= 40
   if is_array(expected):

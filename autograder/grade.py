@@ -8,11 +8,11 @@ import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sy
 from pathlib import Path
 from autograder import sandbox
 from autograder.assemble import Unreadable, read_notebook, assemble, prepare_workdir, module_settings, safe_file, remove_tree
-from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, hidden_source_lines, has_solution_region, defined_names, hint
+from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, has_solution_region, defined_names, hint
 from autograder.course import DATA, notebook_path
 from autograder.execute import limits, run_notebook
 from autograder.flags import flags
-from autograder.transform import RECORDER, prepare
+from autograder.transform import RECORDER, hidden_text, prepare
 from autograder.verdict import Redactor, judge, outcome
 
 def cache_root() -> Path:
@@ -146,7 +146,7 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     ref = reference(module, source_root, on_cell=on_cell)
     got, run_status, run_message, used = run_module(assemble(source, submission), module, source_root, submission_root, learner=True,
                                                     on_cell=on_cell, seed_db=Path(ref["db"]) if ref.get("db") else None)
-    redact = Redactor(hidden_source_lines(source))
+    redact = Redactor(hidden_text(source))
     titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),

@@ -143,6 +143,21 @@ def _spans_marker(source:str, stmt:ast.stmt) -> bool:
   lines = source.splitlines()[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
   return any(BEGIN_HIDDEN in l or END_HIDDEN in l for l in lines)
 
+def hidden_text(nb) -> set[str]:
+  """Every line the learner's kernel receives that comes from a hidden-test region, as written and as transformed,
+  stripped: a message quoting one of them is withheld."""
+  from autograder.cells import grade_id, hidden_source_lines, is_test
+  out = set(hidden_source_lines(nb))
+  for i, cell in enumerate(nb.cells):
+    if cell.cell_type != "code" or not is_test(cell) or not (hidden := hidden_lines(cell.source)): continue
+    cid = grade_id(cell) or f"cell{i}"
+    visible = "\n".join("" if n in hidden else line for n, line in enumerate(cell.source.splitlines(), 1))
+    full = {l.strip() for l in transform(cell.source, cid, True, True).splitlines()}
+    try: shown = {l.strip() for l in transform(visible, cid, True, True).splitlines()}
+    except SyntaxError: shown = set()
+    out |= full - shown
+  return out
+
 def prepare(nb, learner:bool):
   """A copy of the assembled notebook as a kernel will run it: every trusted code cell transformed (answer cells are
   the learner's and stay as they are), after a first cell that puts the checks in 'learner' or 'reference' mode.

@@ -76,6 +76,7 @@ def test_lying_objects_become_opaque_and_match_nothing():
 def test_strong_observations_are_hard_to_guess():
   assert strong("close", encode(np.linspace(0, 1, 9))) and strong("equal", encode("void r_16_4(float* restrict data0) { ... }"))
   assert not strong("equal", encode(3)) and not strong("true", encode(True)) and not strong("equal", encode("CPU"))
+  assert strong("equal", encode(12_582_912)) and not strong("equal", encode(True))
 
 def test_errors_keep_tinygrads_help_line_and_reports_stay_inert():
   assert error_text("RuntimeError", "no usable devices\n  detail\nhelp: set DEV=CPU") == "RuntimeError: no usable devices (help: set DEV=CPU)"

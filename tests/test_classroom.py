@@ -40,7 +40,7 @@ def test_a_class_is_graded_into_a_gradebook_and_feedback(classroom):
   source, subs, out = classroom
   done = grade_all(source, subs, out, "--summary", str(out.parent / "summary.md"))    # as the class workflow runs it
   assert done.returncode == 0, done.stderr[-2000:]
-  assert "| ada | 5/5 | 5/5 | 10/10 |" in (out.parent / "summary.md").read_text()
+  assert "| `ada` | 5/5 | 5/5 | 10/10 |" in (out.parent / "summary.md").read_text()
   b = book(out)
   assert b[("ada", "01_toy")] == (5.0, "graded") and b[("ada", "02_toy")] == (5.0, "graded")
   assert b[("bob", "01_toy")] == (3.0, "graded") and b[("bob", "02_toy")] == (5.0, "graded")

@@ -133,7 +133,7 @@ def test_hidden_test_source_escapes_and_html_never_reach_a_report(tmp_path, cour
   source, submission = course
   set_answer(submission, "ans_double", '''
   def double(x):
-      code = "\\n".join(get_ipython().user_ns.get("In", [])[-3:])
+      code = " ; ".join(get_ipython().user_ns.get("In", [])[-3:]).replace("\\n", " ")
       print(code)
       raise ValueError(code)
   ''')

@@ -121,7 +121,7 @@ def test_self_check_points_at_the_learners_line(tmp_path, course, capsys):
   assert "in your code at ans_square, line 3: return x * undefined_name" in out
 
 def test_task_titles_skip_comments_in_fenced_code():
-  from autograder.selfcheck import headings
+  from autograder.cells import headings
   assert headings("## Part A\n```python\n# not a heading\n```\ntext") == ["Part A"]
 
 def test_isolated_tests_run_in_a_kernel_where_no_answer_cell_ran(tmp_path, course):
