@@ -1,17 +1,28 @@
 """The nbgrader view of a notebook: which cells are answers, which are tests, and how solution regions are cleared."""
 from __future__ import annotations
-import ast
+import ast, re
 from nbformat import NotebookNode
 from nbgrader.utils import is_grade, is_solution
 from nbgrader.preprocessors import ClearSolutions
 
-BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
-BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+# Spelled in two parts so that the grader's own code never holds a marker: a learner repository must hold none.
+BEGIN_SOLUTION, END_SOLUTION = "### BEGIN " + "SOLUTION", "### END " + "SOLUTION"
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN " + "HIDDEN TESTS", "### END " + "HIDDEN TESTS"
 
 def grade_id(cell:NotebookNode) -> str|None: return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
 def is_answer(cell:NotebookNode) -> bool: return is_solution(cell)
 def is_test(cell:NotebookNode) -> bool: return cell.cell_type == "code" and is_grade(cell) and not is_solution(cell)
+def is_isolated(cell:NotebookNode) -> bool:
+  """A test that grading runs in a kernel of its own, where no answer cell of the learner ever ran."""
+  return is_test(cell) and bool(cell.get("metadata", {}).get("autograder", {}).get("isolated"))
 def points(cell:NotebookNode) -> float: return float(cell.metadata["nbgrader"].get("points", 0))
+
+def defined_sources(source:str) -> dict[str, str]:
+  """The source of each top-level function and class a cell defines, by name."""
+  try: tree = ast.parse(source)
+  except SyntaxError: return {}
+  return {n.name: ast.get_source_segment(source, n, padded=True) or "" for n in tree.body
+          if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
 
 def defined_names(source:str) -> frozenset[str]:
   """Top-level functions and classes a cell defines: how an answer cell is recognised once its metadata is gone."""
@@ -27,3 +38,46 @@ def clear_solutions(text:str) -> str:
   cell = NotebookNode(cell_type="code", source=text, metadata={})
   ClearSolutions(begin_solution_delimeter=BEGIN_SOLUTION, end_solution_delimeter=END_SOLUTION)._replace_solution_region(cell, "python")
   return cell.source
+
+TASK = re.compile(r"\bTask\s+(\d+(?:\.\d+)*)")
+
+def headings(markdown:str) -> list[str]:
+  """The headings of a markdown text, leaving out `#` lines inside fenced code."""
+  out, fenced = [], False
+  for line in markdown.splitlines():
+    if line.lstrip().startswith(("```", "~~~")): fenced = not fenced
+    elif not fenced and line.startswith("#"): out.append(line.lstrip("#").strip())
+  return out
+
+def task_titles(nb:NotebookNode) -> dict[int, str]:
+  """Each test cell's task, by cell index: 'Task 2.1' when the markdown above names one, else the last heading."""
+  titles, heading, task = {}, "", ""
+  for i, cell in enumerate(nb.cells):
+    if cell.cell_type == "markdown":
+      heading = (headings(cell.source) or [heading])[-1]
+      if (m := TASK.search(cell.source)): task = f"Task {m[1]}"
+      elif headings(cell.source): task = ""
+    elif is_test(cell): titles[i] = task or heading
+  return titles
+
+def hidden_source_lines(nb:NotebookNode) -> set[str]:
+  """Every line inside a hidden-test region of the notebook's cells, stripped."""
+  out, on = set(), False
+  for cell in nb.cells:
+    for line in cell.source.splitlines():
+      if BEGIN_HIDDEN in line: on = True
+      elif END_HIDDEN in line: on = False
+      elif on and line.strip(): out.add(line.strip())
+    on = False
+  return out
+
+def hint(cell:NotebookNode) -> str:
+  """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint`, else the `# Hint:`
+  comment lines of the cell's visible part."""
+  own = cell.get("metadata", {}).get("autograder", {}).get("hint")
+  if own: return str(own)
+  lines = []
+  for line in cell.source.splitlines():
+    if BEGIN_HIDDEN in line: break
+    if line.strip().lower().startswith("# hint:"): lines.append(line.strip()[7:].strip())
+  return " ".join(lines)

@@ -31,7 +31,7 @@ EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), 
 SECOND_EXPECTED_ARG = {"check_range": (2, "high")}
 CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same"}
 
-_state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False}
+_state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False, "answers": None}
 
 def configure(mode:str):
   """Set by the grader in the first cell it runs: 'inline', 'reference' or 'learner'."""
@@ -43,6 +43,22 @@ def begin(cell:str):
   _state.update(cell=cell, counts={}, hidden=False)
 
 def hidden(on:bool): _state["hidden"] = on
+
+def set_answers(sources:dict[str, str]):
+  """Set by the grader in a kernel where no answer cell runs: the source of each function the answers define."""
+  _state["answers"] = dict(sources)
+
+def answer_source(name:str) -> str:
+  """The source of the learner's function `name`, for a test that runs it elsewhere (in a child process): taken from
+  the notebook where it is defined, or, where the grader runs the tests apart from the answers, from the grader."""
+  if _state["answers"] is not None:
+    if name not in _state["answers"]: fail(f"no answer cell defines {name}")
+    return _state["answers"][name]
+  import inspect, textwrap
+  from IPython import get_ipython
+  ns = get_ipython().user_ns if get_ipython() is not None else {}
+  if name not in ns: fail(f"{name} is not defined: run its answer cell first")
+  return textwrap.dedent(inspect.getsource(ns[name]))
 
 def mode() -> str: return _state["mode"]
 
@@ -65,13 +81,13 @@ def _judge(kind:str, actual:Any, expected:Any, name:str, site:str|None, **opts):
   enc_actual = encode(actual)
   if m == "learner" and site is not None:
     k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
-    _publish({"site": site, "k": k, "kind": kind, "actual": enc_actual, "name": short(name, 300)})
+    _publish({"site": site, "k": k, "kind": kind, "actual": enc_actual, "name": str(name)[:300]})
     return
   enc_expected = encode(expected)
   message = compare(kind, enc_actual, enc_expected, opts)
   if m == "reference" and site is not None:
     k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
-    _publish({"site": site, "k": k, "kind": kind, "opts": opts, "name": short(name, 300), "hidden": _state["hidden"],
+    _publish({"site": site, "k": k, "kind": kind, "opts": opts, "name": str(name)[:300], "hidden": _state["hidden"],
               "actual": enc_actual, "expected": enc_expected, "ok": message is None})
   if message is not None: fail(name if kind == "true" and actual is not None and enc_actual is False else join(name, message))
 
@@ -206,7 +222,7 @@ def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], flo
     st = clock(); fn(); times.append(clock() - st)
   return sorted(times)[len(times)//2]
 
-__all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "check", "check_close", "check_equal", "check_same",
+__all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "answer_source", "check", "check_close", "check_equal", "check_same",
            "check_range", "check_set", "check_agreement", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
            "kernels_run", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
            "median_time", "to_numpy"]

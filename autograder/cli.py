@@ -1,6 +1,6 @@
-"""The `autograder` command: release, check, grade, lint, doctor."""
+"""The `autograder` command: release, check, grade, grade-all, fetch, export-student, lint, mutants, doctor."""
 from __future__ import annotations
-import argparse, sys
+import argparse, os, sys
 from pathlib import Path
 from autograder.course import REPO, UnknownModule, module_names, notebook_path, resolve
 
@@ -23,14 +23,19 @@ def cmd_release(args) -> int:
 
 def cmd_check(args) -> int:
   from autograder.assemble import Unreadable
+  from autograder.report import write
   from autograder.selfcheck import self_check
   projects = Path(args.projects)
-  module = resolve([args.module], module_names(projects))[0]
-  path = notebook_path(projects, module)
-  print(f"checking {path} (visible tests only; grading also runs hidden ones)")
-  try: return 0 if self_check(path) else 1
-  except Unreadable as e:
-    print(f"cannot read {path}: {e}"); return 1
+  results = []
+  for module in resolve(args.modules, module_names(projects)):
+    path = notebook_path(projects, module)
+    print(f"checking {path} (visible tests only; grading also runs hidden ones)")
+    try: results.append(self_check(path))
+    except Unreadable as e:
+      print(f"cannot read {path}: {e}")
+      results.append({"module": module, "status": "unreadable", "message": str(e), "score": 0, "max_score": 0, "seconds": 0, "tests": [], "passed": False})
+  write({"score": sum(m["score"] for m in results), "max_score": sum(m["max_score"] for m in results), "modules": results}, args.json, args.markdown)
+  return 0 if args.exit_zero or all(m["passed"] for m in results) else 1
 
 def cmd_grade(args) -> int:
   from tqdm import tqdm
@@ -38,13 +43,29 @@ def cmd_grade(args) -> int:
   from autograder.report import table, write
   source, submission = Path(args.source), Path(args.submission)
   modules = resolve(args.modules, module_names(source))
-  bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=None)
+  bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=True if args.quiet else None)
   def cell(done, total): bar.set_postfix_str(f"{modules[bar.n]}: cell {done}/{total}")
   def module(m): bar.set_postfix_str(f"{m['module']}: {m['score']:g}/{m['max_score']:g}"); bar.update()
   report = grade(modules, source, submission, on_module=module, on_cell=cell)
   bar.close()
-  print(table(report))
+  if not args.quiet: print(table(report))
   write(report, args.json, args.markdown)
+  if args.feedback:
+    from autograder.feedback import write as write_feedback
+    write_feedback(report, Path(args.feedback))
+  return 0
+
+def cmd_grade_all(args) -> int:
+  from autograder.classroom import grade_all
+  source = Path(args.source)
+  modules = resolve(args.modules, module_names(source)) if args.modules else []
+  try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout)
+  except KeyboardInterrupt: return 130
+  if args.summary:
+    from autograder.classroom import summary
+    with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
+  print(f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
+        f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
   return 0
 
 def cmd_lint(args) -> int:
@@ -62,6 +83,35 @@ def cmd_lint(args) -> int:
     bad += len(problems)
   return 1 if bad else 0
 
+def cmd_mutants(args) -> int:
+  from autograder.mutants import run
+  source = Path(args.source)
+  bad = 0
+  for module in resolve(args.modules, module_names(source)):
+    path = Path(args.dir) / f"{module}.py"
+    if not path.is_file(): print(f"{module}: no mutants ({path})"); continue
+    result = run(module, source, path)
+    caught = sum(m["caught"] for m in result["mutants"])
+    print(f"{module}: {caught} of {len(result['mutants'])} mutants lose points ({result['seconds']:.0f} s)")
+    for m in result["mutants"]: print(f"  {'caught  ' if m['caught'] else 'SURVIVED'} {m['name']}" + (f": {m['message']}" if m["caught"] else ""))
+    for line in result["control"]: print(f"  CONTROL FAILED: {line}")
+    bad += len(result["mutants"]) - caught + len(result["control"])
+  return 1 if bad else 0
+
+def cmd_export(args) -> int:
+  from autograder.export import export_student
+  files = export_student(Path(args.dest))
+  size = sum((Path(args.dest) / f).stat().st_size for f in files)
+  print(f"wrote the learner repository to {args.dest}: {len(files)} files, {size / 1e6:.1f} MB; no solutions, no hidden tests")
+  return 0
+
+def cmd_fetch(args) -> int:
+  from autograder.roster import fetch
+  got = fetch(Path(args.roster), Path(args.submissions))
+  bad = [k for k, v in got.items() if v.startswith("not fetched")]
+  print(f"fetched {len(got) - len(bad)} of {len(got)} learner(s) into {args.submissions}/" + (f"; not fetched: {', '.join(bad)}" if bad else ""))
+  return 0
+
 def cmd_doctor(args) -> int:
   from autograder.doctor import doctor
   return 0 if doctor() else 1
@@ -75,19 +125,40 @@ def parser() -> argparse.ArgumentParser:
   r.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
   r.set_defaults(fn=cmd_release)
   c = sub.add_parser("check", help="run the visible tests of one of your notebooks and say what to look at")
-  c.add_argument("module", help="module number or folder name, e.g. 01 or 01_tensor_basics")
+  c.add_argument("modules", nargs="*", help="module numbers or folder names, e.g. 01 or 01_tensor_basics (default: all)")
   c.add_argument("--projects", default=_root("projects"))
+  c.add_argument("--json", help="write the results as JSON here"); c.add_argument("--markdown", help="write a per-module, per-task table here")
+  c.add_argument("--exit-zero", action="store_true", help="exit 0 even when checks fail (CI: fail only when the checker broke)")
   c.set_defaults(fn=cmd_check)
   g = sub.add_parser("grade", help="grade a submission against the hidden tests")
   g.add_argument("submission", nargs="?", default=_root("projects"), help="folder holding NN_name/NN_name.ipynb (default: projects/)")
   g.add_argument("--source", default=_root("solutions"), help="the trusted source notebooks (default: solutions/)")
   g.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
   g.add_argument("--json", help="write the report as JSON here"); g.add_argument("--markdown", help="write the report as Markdown here")
+  g.add_argument("--feedback", help="write the learner's feedback (feedback.md, feedback.html) into this folder")
+  g.add_argument("--quiet", action="store_true", help="no table, no progress bar")
   g.set_defaults(fn=cmd_grade)
+  ga = sub.add_parser("grade-all", help="grade a class: one folder per learner, in parallel, into a gradebook and feedback")
+  ga.add_argument("submissions", help="a folder with one folder per learner (a checkout of their repository)")
+  ga.add_argument("--out", default="gradebook", help="where the gradebook and the feedback go (default: gradebook/)")
+  ga.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="learners graded at the same time")
+  ga.add_argument("--source", default=_root("solutions")); ga.add_argument("--modules", nargs="*")
+  ga.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
+  ga.add_argument("--summary", help="also write a Markdown table (learner x module) here, e.g. $GITHUB_STEP_SUMMARY")
+  ga.set_defaults(fn=cmd_grade_all)
   li = sub.add_parser("lint", help="find oracle parts that a learner's run would still need (authors)")
   li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
   li.add_argument("--source", default=_root("solutions"))
   li.set_defaults(fn=cmd_lint)
+  mu = sub.add_parser("mutants", help="grade wrong variants of the reference answers: each must lose points (authors)")
+  mu.add_argument("modules", nargs="*", help="module numbers or folder names (default: all with a mutants file)")
+  mu.add_argument("--source", default=_root("solutions")); mu.add_argument("--dir", default=str(REPO / "tests" / "mutants"))
+  mu.set_defaults(fn=cmd_mutants)
+  ex = sub.add_parser("export-student", help="write the learner repository (no solutions, no hidden tests) into DEST")
+  ex.add_argument("dest"); ex.set_defaults(fn=cmd_export)
+  fe = sub.add_parser("fetch", help="check out each learner of a roster at their last commit before the deadline")
+  fe.add_argument("roster", help="CSV: learner, repository, ref, deadline"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
+  fe.set_defaults(fn=cmd_fetch)
   d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
   d.set_defaults(fn=cmd_doctor)
   return p

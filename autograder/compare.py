@@ -72,7 +72,7 @@ def encode(value:Any, _depth:int=0) -> Any:
     except Exception as e: return {"__object__": "Tensor", "repr": f"could not read its values: {type(e).__name__}: {str(e)[:120]}"}
   if t.__module__.startswith("tinygrad") and t.__name__ == "DType": return {"__dtype__": value.name}
   if isinstance(value, enum.Enum) and t.__module__.startswith(("tinygrad", "enum")): return {"__enum__": f"{t.__name__}.{value.name}"}
-  if t is type: return {"__type__": type_names(value)}
+  if isinstance(value, type): return {"__type__": type_names(value)}
   return _opaque(value)
 
 def type_names(cls:type) -> list[str]:
@@ -165,7 +165,7 @@ def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) ->
               ([f"unexpected keys {show(extra)}"] if extra else [])
       return at(path) + "; ".join(p for p in parts if p)
     for k, (key, vb) in db.items():
-      if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 30)}]", reveal)): return d
+      if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 60)}]", reveal)): return d
     return None
   if ta == "set":
     sa, sb = {json.dumps(x, sort_keys=True) for x in actual["__set__"]}, {json.dumps(x, sort_keys=True) for x in expected["__set__"]}
@@ -187,10 +187,10 @@ def _close(actual:Any, expected:Any, opts:dict, reveal:bool) -> str|None:
   a = as_array(actual)
   if a is None: return f"expected numbers, got {show(actual)}"
   if b is None: return "the reference is not numbers"                     # an authoring error; the reference run says so
-  if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}"
+  if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}" if reveal else f"shape {tuple(a.shape)} differs from the reference's"
   if opts.get("dtype", True):
     da, db = _dtype_of(actual) or a.dtype.name, _dtype_of(expected) or b.dtype.name
-    if da != db: return f"expected dtype {db}, got {da}"
+    if da != db: return f"expected dtype {db}, got {da}" if reveal else f"dtype {da} differs from the reference's"
   rtol, atol = float(opts.get("rtol", 1e-5)), float(opts.get("atol", 1e-6))
   a64, b64 = a.astype(np.float64), b.astype(np.float64)
   ok = np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)

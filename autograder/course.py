@@ -5,6 +5,7 @@ from pathlib import Path
 
 MODULE_RE = re.compile(r"^\d\d_[a-z0-9_]+$")
 REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "data"                      # course data (MNIST): kernels see it read-only
 
 def module_names(folder:Path) -> list[str]:
   """The module folders (`NN_name`) directly inside `folder`, in order."""

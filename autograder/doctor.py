@@ -33,6 +33,10 @@ def diagnose() -> list[tuple[str, bool, str, str]]:
   clang = shutil.which("clang")
   detail = subprocess.run([clang, "--version"], capture_output=True, text=True).stdout.splitlines()[0] if clang else "not found"
   rows.append(("clang (tinygrad's CPU backend compiles with it)", clang is not None, detail, "" if clang else CLANG_FIX))
+  from autograder.sandbox import available
+  usable, why = available()
+  rows.append(("bubblewrap sandbox for grading (optional)", True, "usable" if usable else why,
+               "" if usable else "graders need it: without it a learner's code runs unsandboxed (`sudo apt-get install bubblewrap`)"))
   try:
     from jupyter_client.kernelspec import KernelSpecManager
     KernelSpecManager().get_kernel_spec("python3"); rows.append(("jupyter kernel python3", True, "found", ""))
@@ -54,7 +58,7 @@ def diagnose() -> list[tuple[str, bool, str, str]]:
 def doctor(log=print) -> bool:
   rows = diagnose()
   for what, ok, detail, fix in rows:
-    log(f"{'BAD' if not ok else 'ok ' if detail in ('ok', 'found') or not what.endswith('(optional)') else '-- '}  {what:<48} {detail}")
+    log(f"{'BAD' if not ok else 'ok ' if detail in ('ok', 'found', 'usable') or not what.endswith('(optional)') else '-- '}  {what:<48} {detail}")
     if fix: log(f"     {'fix' if not ok else 'note'}: {fix}")
   bad = [r for r in rows if not r[1]]
   log("everything the workbook needs is here" if not bad else f"{len(bad)} problem(s) to fix")

@@ -1,12 +1,13 @@
 """Release: write the learner starters in `projects/` from `solutions/` with nbgrader's generate_assignment, then clear
 the solution regions of answer files (starter scripts), which nbgrader copies as they are."""
 from __future__ import annotations
-import filecmp, logging, tempfile
+import filecmp, json, logging, shutil, tempfile
 from pathlib import Path
 from traitlets.config import Config
 from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
 from autograder.cells import has_solution_region, clear_solutions
+from autograder.selfcheck import RELEASED
 
 IGNORED = {".ipynb_checkpoints", "__pycache__"}
 
@@ -15,7 +16,8 @@ def release_module(module:str, source_root:Path, release_root:Path):
   c.CourseDirectory.root = str(Path(source_root).resolve().parent)
   c.CourseDirectory.source_directory = str(Path(source_root).resolve())
   c.CourseDirectory.release_directory = str(Path(release_root).resolve())
-  c.CourseDirectory.ignore = sorted(IGNORED) + ["*.pyc"]
+  own = json.loads((Path(source_root) / module / f"{module}.ipynb").read_text()).get("metadata", {}).get("autograder", {})
+  c.CourseDirectory.ignore = sorted(IGNORED) + ["*.pyc"] + [Path(f).name for f in own.get("learner_files", [])]   # the solution's checkpoint stays behind
   c.GenerateAssignment.no_database = True
   c.SaveCells.enabled = False
   c.BaseConverter.force = True
@@ -24,6 +26,10 @@ def release_module(module:str, source_root:Path, release_root:Path):
   converter = GenerateAssignment(coursedir=coursedir, config=c)
   converter.log.setLevel(logging.ERROR)
   converter.start()
+  released = Path(release_root) / module / f"{module}.ipynb"
+  if released.is_file():                                   # the pristine starter, for self-checks (see selfcheck.py)
+    (released.parent / RELEASED).mkdir(exist_ok=True)
+    shutil.copyfile(released, released.parent / RELEASED / released.name)
   for path in (Path(release_root) / module).rglob("*"):
     if path.is_file() and path.suffix != ".ipynb":
       try: text = path.read_text()

@@ -108,6 +108,13 @@ def lint(cells:list[tuple[str, str, bool]]) -> list[str]:
   for (cell_id, _, _), t in zip(trees, learner_trees):
     for name in sorted(expected_only & assigned(t)):
       problems.append(f"{cell_id}: `{name}` is only used as an expected value but computed outside `with oracle():`: move its computation into the oracle block, or the learner's run computes it too")
+  rngs = {t.id for _, tree, _ in trees for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+          and _dotted_name(n.value.func).endswith(("default_rng", "RandomState", "Random", "Generator")) for t in n.targets if isinstance(t, ast.Name)}
+  for block in oracle_blocks:
+    for n in ast.walk(block):
+      if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id in rngs \
+         and n.func.value.id not in inside:
+        problems.append(f"line {n.lineno}: `{n.func.value.id}.{n.func.attr}(...)` inside `with oracle():` draws from the inputs' generator: the learner's run skips it and then draws other inputs")
   for cell_id, tree, source in trees:
     stripped = _Sites(cell_id, learner=True).visit(ast.parse(ast.unparse(tree)))
     for n in ast.walk(stripped):
@@ -126,9 +133,26 @@ def lint(cells:list[tuple[str, str, bool]]) -> list[str]:
         problems.append(f"{cell_id}, line {stmt.lineno}: a hidden-test region starts or ends inside this statement; put the markers between top-level statements")
   return sorted(set(problems))
 
+def _dotted_name(node:ast.AST) -> str:
+  return ast.unparse(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
+
 def _is_called(name:ast.Name, tree:ast.AST) -> bool:
   return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))
 
 def _spans_marker(source:str, stmt:ast.stmt) -> bool:
   lines = source.splitlines()[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
   return any(BEGIN_HIDDEN in l or END_HIDDEN in l for l in lines)
+
+def prepare(nb, learner:bool):
+  """A copy of the assembled notebook as a kernel will run it: every trusted code cell transformed (answer cells are
+  the learner's and stay as they are), after a first cell that puts the checks in 'learner' or 'reference' mode."""
+  import copy
+  from nbformat.v4 import new_code_cell
+  from autograder.cells import grade_id, is_answer, is_test
+  out = copy.deepcopy(nb)
+  for i, cell in enumerate(out.cells):
+    if cell.cell_type == "code" and not is_answer(cell):
+      cell.source = transform(cell.source, grade_id(cell) or f"cell{i}", learner, is_test(cell))
+  mode = "learner" if learner else "reference"
+  out.cells.insert(0, new_code_cell(f"import autograder.checks as {RECORDER}\n{RECORDER}.configure({mode!r})"))
+  return out

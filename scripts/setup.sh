@@ -11,16 +11,29 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
   || die "Python 3.11 or newer is needed (found: $("$PYTHON" --version 2>&1)); set PYTHON=/path/to/python3.11"
 
+if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"
+else sudo="none"; fi
+can_apt() { [ "$sudo" != none ] && command -v apt-get >/dev/null 2>&1; }
+apt_updated=""
+apt_install() { [ -n "$apt_updated" ] || $sudo apt-get update -qq; apt_updated=1; DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null; }
+
 if ! command -v clang >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"
-  else sudo="none"; fi
-  if [ "$sudo" != none ] && command -v apt-get >/dev/null 2>&1; then
+  if can_apt; then
     say "installing clang with apt-get (tinygrad's CPU backend needs it; gcc does not work)"
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang >/dev/null
+    apt_install clang
   else
     die "tinygrad's CPU backend needs clang (gcc does not work) and I cannot install it here.
   Debian/Ubuntu: sudo apt-get install clang    Fedora: sudo dnf install clang    macOS: xcode-select --install
   Then run this again."
+  fi
+fi
+
+if ! command -v bwrap >/dev/null 2>&1; then
+  if can_apt; then
+    say "installing bubblewrap with apt-get (grading runs a learner's code in its sandbox)"
+    apt_install bubblewrap || say "warning: could not install bubblewrap; grading will run unsandboxed"
+  else
+    say "warning: bubblewrap (bwrap) is missing: grading will run learners' code unsandboxed. Debian/Ubuntu: sudo apt-get install bubblewrap"
   fi
 fi
 

@@ -8,3 +8,4 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
 os.environ.setdefault("WORKBOOK_DATA", str(Path(__file__).resolve().parent.parent / "data"))
 os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-cache-{_worker}.db")
 sys.path.insert(0, str(Path(__file__).parent))
+os.environ.setdefault("AUTOGRADER_CACHE", str(Path(tempfile.gettempdir()) / "autograder-test-cache"))   # reference runs, shared by workers

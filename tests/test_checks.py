@@ -45,3 +45,57 @@ def test_skip_and_timing():
   with pytest.raises(CheckSkipped): require_device("NO_SUCH_DEVICE")
   calls = []
   assert median_time(lambda: calls.append(1), warmup=2, repeats=5) >= 0 and len(calls) == 7
+
+# ---- the comparison on plain data: one implementation for self-checks and for the grader --------------------------
+
+from autograder.compare import encode, compare, strong, first_difference
+from autograder.verdict import error_text, clean, Redactor
+
+def test_messages_name_the_first_difference():
+  msg = lambda a, e: compare("equal", encode(a), encode(e))
+  assert msg({"kernels": 1, "buffers": [("CPU", 256, "float")]}, {"kernels": 1, "buffers": [("CPU", 255, "float")]}) \
+    == "['buffers'][0]: expected ('CPU', 255, 'float'), got ('CPU', 256, 'float')"
+  assert msg({"a": 1}, {"a": 1, "b": 2}) == "missing keys ['b']"
+  assert msg(list(range(100)), list(range(40)) + [0] + list(range(41, 100))) == "[40]: expected 0, got 40"
+  assert msg(np.arange(12).reshape(3, 4), np.arange(12).reshape(3, 4) * (np.arange(12).reshape(3, 4) != 6)) \
+    == "[1, 2]: expected 0, got 6 (1 of 12 elements differ)"
+  assert msg((1, 2), [1, 2]) == "expected [1, 2], got (1, 2)"            # a tuple is not a list, as in Python
+  hidden = compare("equal", encode([1, 2, 3]), encode([1, 2, 4]), reveal=False)
+  assert hidden == "got [1, 2, 3]" and "4" not in hidden
+
+def test_lying_objects_become_opaque_and_match_nothing():
+  class Anything:
+    def __eq__(self, other): return True
+    def __getattr__(self, name): return self
+    def __call__(self, *a, **k): return self
+  assert compare("equal", encode(Anything()), encode(3)) is not None
+  assert compare("close", encode(Anything()), encode(np.ones(3))) is not None
+  class Int(int): pass
+  assert encode(Int(3))["__object__"].endswith("Int")                  # a subclass is not trusted to behave like int
+
+def test_strong_observations_are_hard_to_guess():
+  assert strong("close", encode(np.linspace(0, 1, 9))) and strong("equal", encode("void r_16_4(float* restrict data0) { ... }"))
+  assert not strong("equal", encode(3)) and not strong("true", encode(True)) and not strong("equal", encode("CPU"))
+
+def test_errors_keep_tinygrads_help_line_and_reports_stay_inert():
+  assert error_text("RuntimeError", "no usable devices\n  detail\nhelp: set DEV=CPU") == "RuntimeError: no usable devices (help: set DEV=CPU)"
+  assert clean("\x1b[31mred\x1b[0m <b>bold</b>\x07") == "red ‹b›bold‹/b›"
+  redact = Redactor({"check_equal(double(21), 42, name='double(21)')"})
+  assert "withheld" in redact("ValueError: check_equal(double(21), 42, name='double(21)')") and redact("ok") == "ok"
+
+def test_modes_learner_records_only_what_it_observed(monkeypatch):
+  import autograder.checks as c
+  published = []
+  monkeypatch.setattr(c, "_publish", published.append)
+  c.configure("learner"); c.begin("test_x")
+  try:
+    c.check_close(Tensor([1., 2.]), None, name="y", _site="test_x:1:0")   # the grader has replaced `expected` with None
+    c.check_close(Tensor([1., 2.]), None, name="y", _site="test_x:1:0")
+  finally: c.configure("inline")
+  assert [(p["site"], p["k"], p["kind"]) for p in published] == [("test_x:1:0", 0, "close"), ("test_x:1:0", 1, "close")]
+  assert all("expected" not in p for p in published)
+  c.configure("reference"); c.begin("test_x"); published.clear()
+  try:
+    with pytest.raises(CheckFailed): c.check_equal(3, 4, name="n", _site="test_x:2:0")
+  finally: c.configure("inline")
+  assert published[0]["expected"] == 4 and published[0]["ok"] is False

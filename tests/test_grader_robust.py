@@ -101,7 +101,7 @@ def test_a_failing_answer_reports_the_check_message_not_the_test(tmp_path, cours
   edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
   modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"))
   test = next(t for t in modules["01_toy"]["tests"] if t["id"] == "test_double")
-  assert test["status"] == "failed" and test["message"] == "CheckFailed: double(21): expected 42, got 23"
+  assert test["status"] == "failed" and test["message"] == "double(21): got 23"      # a hidden check: the expected value is not shown
   printed = capsys.readouterr()
   everything = printed.out + printed.err + json.dumps(report) + (tmp_path / "r.md").read_text()
   for secret in ("HIDDEN", "check_equal(double(21)", "Traceback", "square(-7)"):
@@ -123,3 +123,47 @@ def test_self_check_points_at_the_learners_line(tmp_path, course, capsys):
 def test_task_titles_skip_comments_in_fenced_code():
   from autograder.selfcheck import headings
   assert headings("## Part A\n```python\n# not a heading\n```\ntext") == ["Part A"]
+
+def test_isolated_tests_run_in_a_kernel_where_no_answer_cell_ran(tmp_path, course):
+  """A test marked `autograder.isolated` gets the answers' sources as text (answer_source) in a kernel of its own:
+  what an answer cell does to the notebook's namespace cannot reach it."""
+  source, submission = course
+  for root in (source, submission):
+    path = root / "01_toy" / "01_toy.ipynb"
+    nb = nbformat.read(str(path), as_version=4)
+    for c in nb.cells:
+      if grade_id(c) == "test_double":
+        c.metadata["autograder"] = {"isolated": True}
+        c.source = ("from autograder import answer_source\nns = {}\nexec(answer_source('double'), ns)\n"
+                    "check_equal(ns['double'](2), 4, name='double(2)')\n### BEGIN HIDDEN TESTS\n"
+                    "check_equal(ns['double'](21), 42, name='double(21)')\n### END HIDDEN TESTS")
+    nbformat.write(nb, str(path))
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return 2 * x\ncheck_equal = lambda *a, **k: None"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert statuses(modules["01_toy"]) == {"test_double": "passed", "test_square": "failed"}   # the rebinding only hurts the test beside it
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert statuses(modules["01_toy"])["test_double"] == "failed"
+
+def test_self_check_builds_like_grading_and_says_what_grading_ignores(tmp_path, capsys):
+  """The learner's notebook is rebuilt from the released starter: their edits to a test cell do not count (as in
+  grading), and they are told about code outside the answer cells and answer cells whose type or id changed."""
+  source = write_toy_course(tmp_path)
+  projects = tmp_path / "projects"
+  assert main(["release", "--source", str(source), "--target", str(projects)]) == 0
+  def doctor(cells):
+    for c in cells:
+      if grade_id(c) == "ans_double": c.source = "def double(x):\n    return 2 * x"
+      if grade_id(c) == "ans_square": c.metadata["nbgrader"]["grade_id"] = "my_square"; c.source = "def square(x):\n    return x * x"
+      if grade_id(c) == "test_double": c.source = "pass"                      # a weakened test: grading runs the released one
+    return cells + [nbformat.v4.new_code_cell("double = lambda x: 4")]
+  edit(projects, doctor)
+  nb = nbformat.read(str(notebook(projects)), as_version=4)
+  nb.cells = [nbformat.v4.new_markdown_cell(c.source, metadata=c.metadata) if grade_id(c) == "my_square" else c for c in nb.cells]
+  nbformat.write(nb, str(notebook(projects)))
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  out = capsys.readouterr().out
+  assert "cell test_double differs from the released one: grading runs the released cell" in out
+  assert "code outside the answer cells: grading ignores it" in out and "'double = lambda x: 4'" in out
+  assert "no answer cell ans_square" in out
+  assert "passed          test_double" in out and "not attempted   test_square" in out

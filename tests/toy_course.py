@@ -28,9 +28,17 @@ def toy_notebook(n:int) -> nbformat.NotebookNode:
   nb.metadata["autograder"] = {"cell_timeout": 10, "timeout": 30}
   return nb
 
-def write_toy_course(root:Path, modules=("01_toy", "02_toy")) -> Path:
-  """solutions/ with the toy modules under `root`; returns the solutions folder."""
+HELPER = "def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION\n"
+
+def write_toy_course(root:Path, modules=("01_toy", "02_toy"), answer_file:bool=False) -> Path:
+  """solutions/ with the toy modules under `root`; returns the solutions folder. With `answer_file`, each module also
+  has an answer file helper.py (a task in a support file, like module 07's backend) and a 1-point test of it."""
   for n, name in enumerate(modules, 1):
     (root / "solutions" / name).mkdir(parents=True, exist_ok=True)
-    nbformat.write(toy_notebook(n), str(root / "solutions" / name / f"{name}.ipynb"))
+    nb = toy_notebook(n)
+    if answer_file:
+      (root / "solutions" / name / "helper.py").write_text(HELPER)
+      nb.cells.append(new_code_cell("from helper import triple\ncheck_equal(triple(2), 6, name='triple(2)')\n### BEGIN HIDDEN TESTS\n"
+                                    "check_equal(triple(-5), -15, name='triple(-5)')\n### END HIDDEN TESTS", metadata=meta("test_triple", grade=True, points=1)))
+    nbformat.write(nb, str(root / "solutions" / name / f"{name}.ipynb"))
   return root / "solutions"

@@ -1,0 +1,78 @@
+"""The verdict, reached in the grader's own process: each observation of the learner's run against the reference
+run's, with the kind of comparison and tolerance the reference recorded. A test passes when its cell ran without
+error and every observation the reference made is there and matches. Nothing the learner's kernel sent is trusted
+beyond being data: it is never unpickled, and its text is cleaned before it reaches a report."""
+from __future__ import annotations
+import re
+from autograder.compare import compare, join
+
+FAILED, SKIPPED, NOT_ATTEMPTED = {"CheckFailed", "AssertionError"}, {"CheckSkipped"}, {"NotImplementedError"}
+CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+def clean(text:str, limit:int=300) -> str:
+  """One line of inert text: no terminal escapes or control characters, no HTML tags (angle brackets become ‹ ›),
+  at most `limit` characters."""
+  text = CONTROL.sub("", " ".join(str(text).split())).replace("<", "‹").replace(">", "›")
+  return text if len(text) <= limit else text[:limit-3] + "..."
+
+def error_text(ename:str, evalue:str) -> str:
+  """An exception as one line, keeping tinygrad's `help:` line when it has one."""
+  lines = [l.strip() for l in str(evalue).splitlines() if l.strip()]
+  first = lines[0] if lines else ""
+  helps = [l for l in lines[1:] if l.lower().startswith("help:")]
+  return f"{ename}: {first}".rstrip(": ") + (f" ({helps[0]})" if helps else "")
+
+class Redactor:
+  """Withholds a message that quotes a line of the module's hidden tests, whoever wrote it."""
+  def __init__(self, secret_lines:set[str]): self.secrets = sorted({" ".join(l.split()) for l in secret_lines if len(l.strip()) >= 12}, key=len)
+  def __call__(self, text:str) -> str:
+    flat = " ".join(str(text).split())
+    if any(s in flat for s in self.secrets): return "(message withheld: it quoted the test's code)"
+    return clean(text)
+
+def outcome(cell, index:int, run) -> dict:
+  """What one run did with one test cell: its state, its error (ename, evalue) if any, and its observations."""
+  from autograder.execute import observations
+  reply = run.replies.get(index, {})
+  err = (reply.get("ename", "Error"), reply.get("evalue", "")) if reply.get("status") == "error" else None
+  if err is None:
+    out = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+    if out is not None: err = (out.get("ename", "Error"), out.get("evalue", ""))
+  return {"state": run.cells.get(index, "not_run"), "error": err, "observations": observations(cell)}
+
+def _problems(ref_obs:list[dict], got_obs:list[dict]) -> list[str]:
+  got = {}
+  for o in got_obs: got.setdefault((o["site"], o["k"]), o)
+  out = []
+  for r in ref_obs:
+    name = clean(r.get("name", "result"), 200)
+    mine = got.get((r["site"], r["k"]))
+    if mine is None: out.append(f"{name}: not observed (the test stopped before this check)"); continue
+    try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
+    except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
+    if message is None: continue
+    if r["kind"] == "true": out.append(clean(mine.get("name") or name, 200) if message == "the condition is false" else f"{name}: {message}")
+    else: out.append(join(name, message))
+  return out
+
+def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean) -> dict:
+  """The result of one test: `test` has id and max_score; `ref` and `got` are outcomes (see `outcome`)."""
+  result = {**test, "status": "", "score": 0.0, "message": ""}
+  done = lambda status, message: {**result, "status": status, "message": redact(message)}
+  if ref["error"] and ref["error"][0] in SKIPPED: return done("skipped", error_text(*ref["error"]).split(": ", 1)[-1])
+  if ref["state"] != "ran" or ref["error"] or not ref["observations"]:
+    why = error_text(*ref["error"]) if ref["error"] else ("it made no observation" if ref["state"] == "ran" else ref["state"])
+    return done("error", f"the reference solution does not pass this test, a bug in the course: {why}")
+  if got["state"] == "not_run": return done("not_run", run_message or "not run")
+  if got["state"] == "timeout": return done("timeout", run_message or "the cell ran out of time")
+  if got["error"] and got["error"][0] in SKIPPED: return done("skipped", error_text(*got["error"]).split(": ", 1)[-1])
+  problems = _problems(ref["observations"], got["observations"])
+  if got["error"]:
+    ename, evalue = got["error"]
+    return done("failed" if ename in FAILED else "error", error_text(ename, evalue) if ename not in FAILED else f"{ename}: {str(evalue).strip()}")
+  if problems: return done("failed", problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+  return {**result, "status": "passed", "score": float(test["max_score"])}
+
+def not_attempted(test:dict) -> bool:
+  """An error from a stub the learner has not filled in yet."""
+  return test["status"] == "error" and test["message"].split(":")[0] in NOT_ATTEMPTED

@@ -1,0 +1,30 @@
+"""Wrong variants of module 01's reference answers, each a bug a learner plausibly writes. Every one must lose points
+(tests/test_mutants.py grades them). `target` is an answer cell's grade_id; `old` must occur in it; `new` replaces it."""
+
+MUTANTS = [
+    {"name": "make_tensors: full ignores the dtype argument", "target": "ans_make_tensors",
+     "old": '"full": Tensor.full(tuple(shape), fill_value, dtype=dtype),', "new": '"full": Tensor.full(tuple(shape), fill_value),'},
+    {"name": "make_random: randn drawn before rand (generator order)", "target": "ans_make_random",
+     "old": "r = Tensor.rand(*shape)\n    n = Tensor.randn(*shape)", "new": "n = Tensor.randn(*shape)\n    r = Tensor.rand(*shape)"},
+    {"name": "make_ranges: .to('CPU') returns the same virtual tensor, not a copy", "target": "ans_make_ranges",
+     "old": '"arange_cpu": a.clone("CPU"), "eye_cpu": e.clone("CPU")', "new": '"arange_cpu": a.to("CPU"), "eye_cpu": e.to("CPU")'},
+    {"name": "count_kernels: realizes the tensors one by one, not together", "target": "ans_count_kernels",
+     "old": "if tensors: Tensor.realize(*tensors)", "new": "for t in tensors: t.realize()"},
+    {"name": "count_kernels: a list result is not unpacked (only tuples)", "target": "ans_count_kernels",
+     "old": "isinstance(result, (tuple, list))", "new": "isinstance(result, tuple)"},
+    {"name": "relu_sum_fused: forgets to realize, returns the lazy result", "target": "ans_fusion",
+     "old": "return (a + b).relu().sum().realize()", "new": "return (a + b).relu().sum()"},
+    {"name": "relu_sum_unfused: the last op (the sum) is not realized", "target": "ans_fusion",
+     "old": "return r.sum().realize()", "new": "return r.sum()"},
+    {"name": "time_fn: the mean where the task says median", "target": "ans_time_fn",
+     "old": "return statistics.median(times)", "new": "return statistics.mean(times)"},
+    {"name": "time_fn: ignores the warmup argument (always 2)", "target": "ans_time_fn",
+     "old": "for _ in range(warmup): fn()", "new": "for _ in range(2): fn()"},
+    {"name": "peek_schedule: schedules only the first tensor", "target": "ans_peek_schedule",
+     "old": "UOp.sink(*[t.uop for t in tensors])", "new": "UOp.sink(tensors[0].uop)"},
+    {"name": "schedule_summary: a buffer used by several calls is listed once per call", "target": "ans_schedule_summary",
+     "old": "bufs = {}\n    for call in lin.src:\n        for u in call.src[1:]: bufs[u] = (u.buffer.device, u.buffer.size, u.buffer.dtype.name)",
+     "new": "bufs = {}\n    for call in lin.src:\n        for u in call.src[1:]: bufs[(call, u)] = (u.buffer.device, u.buffer.size, u.buffer.dtype.name)"},
+    {"name": "kernel_source: COPY calls are not skipped", "target": "ans_kernel_source",
+     "old": "        if call.src[0].op is not Ops.SINK: continue\n", "new": ""},
+]

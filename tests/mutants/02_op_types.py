@@ -1,0 +1,47 @@
+"""Wrong variants of module 02's reference answers, each a bug a learner plausibly writes.
+
+Each must lose points when graded (`autograder mutants 02`, tests/test_mutants.py). `target` is the grade_id of an
+answer cell; `old` occurs in it and `new` replaces it. Each is caught by the visible checks and, on unseen inputs, by
+the hidden tests alone.
+"""
+
+MUTANTS = [
+    # Task 1a: "one entry per node" read as "one entry per op name" (a set, or a membership test before appending)
+    {"name": "op_groups lists each op name once", "target": "ans_op_groups",
+     "old": "    return groups", "new": "    return {k: list(dict.fromkeys(v)) for k, v in groups.items()}"},
+    # Task 1b: an argument ignored
+    {"name": "kernel_sources ignores noopt", "target": "ans_kernel_sources",
+     "old": "with Context(NOOPT=int(noopt)):", "new": "with Context():"},
+    # Task 1b: COPY calls handed to the code generator (to_program raises on them)
+    {"name": "kernel_sources does not skip COPY calls", "target": "ans_kernel_sources",
+     "old": "if ast.op is not Ops.SINK: continue", "new": "pass"},
+    # Task 1c: the last EXP2 node instead of the first one (same answer when the graph has a single EXP2)
+    {"name": "exp2_scale reads the last EXP2 node", "target": "ans_exp2_scale",
+     "old": "exp2 = next(u for u in t.uop.toposort() if u.op is Ops.EXP2)",
+     "new": "exp2 = [u for u in t.uop.toposort() if u.op is Ops.EXP2][-1]"},
+    # Task 2a: the optimised kernel read instead of the NOOPT one (an argument not passed)
+    {"name": "reduce_loops reads the optimised kernel", "target": "ans_reduce_loops",
+     "old": "kernel_sources(t, noopt=True)", "new": "kernel_sources(t)"},
+    # Task 2b: an off-by-one in the divisor range of the split rule (8 excluded)
+    {"name": "predict_reduce_kernels: divisors from 9, not 8", "target": "ans_predict_reduce_kernels",
+     "old": "range(top, 7, -1)", "new": "range(top, 8, -1)"},
+    # Task 2b: a negative axis counted from the wrong end (-1 taken as the first axis)
+    {"name": "predict_reduce_kernels counts negative axes from the front", "target": "ans_predict_reduce_kernels",
+     "old": "sorted({a % len(shape) for a in axes})", "new": "sorted({(-a - 1 if a < 0 else a) for a in axes})"},
+    # Task 2b: the cap 2**22 // n_out on the divisor dropped (only matters for many outputs)
+    {"name": "predict_reduce_kernels ignores the 2**22 // n_out cap", "target": "ans_predict_reduce_kernels",
+     "old": "top = min(256, 2**22 // n_out)", "new": "top = 256"},
+    # Task 2c: fn()'s result realized with .realize(), which breaks when fn returns several tensors
+    {"name": "count_without_split realizes a single tensor only", "target": "ans_count_without_split",
+     "old": "_, n = kernels_run(fn)",
+     "new": "from tinygrad import GlobalCounters\n        GlobalCounters.reset(); fn().realize(); n = GlobalCounters.kernel_count"},
+    # Task 3a: a copy where a view is due
+    {"name": "make_views: expand is a copy", "target": "ans_make_views",
+     "old": "t.reshape(1, n, m).expand(3, n, m)", "new": "t.reshape(1, n, m).expand(3, n, m).contiguous()"},
+    # Task 3b: the validity condition of a padded view kept (the index is then not linear: ValueError)
+    {"name": "view_strides keeps the padding's validity condition", "target": "ans_view_strides",
+     "old": "expr = idx.src[1].get_idx()", "new": "expr = idx.src[1]"},
+    # Task 2b: the first kernel of a split never split again (what this module's own reference did at first)
+    {"name": "predict_reduce_kernels stops after the first split", "target": "ans_predict_reduce_kernels",
+     "old": "        kernels += 1\n", "new": "        kernels += 1\n        break\n"},
+]

@@ -1,0 +1,113 @@
+"""The learner's side of a course run: the exported repository holds no answers and its two commands work from a
+fresh clone; the roster fetch takes each learner's last commit before the deadline; the CI workflows are valid and
+run the commands these tests exercise."""
+import os, re, shutil, subprocess, sys, sysconfig
+from pathlib import Path
+import pytest, yaml
+from autograder.course import REPO, module_names
+from autograder.export import export_student
+from autograder.roster import fetch
+from test_modules import _regions, _texts, MARKERS
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+  dest = tmp_path_factory.mktemp("export") / "workbook"
+  export_student(dest)
+  return dest
+
+def test_the_export_holds_no_solution_and_no_hidden_test(exported):
+  secret, public = set(), set()            # a line shown outside every region somewhere (a setup cell, a starter) is public
+  for module in module_names(REPO / "solutions"):
+    for text in _texts(REPO / "solutions" / module).values():
+      inside, outside = _regions(text)
+      secret |= set(inside); public |= set(outside)
+  secret = {l for l in secret - public if len(l) >= 12 and not l.startswith("#")}
+  assert len(secret) > 100
+  for path in exported.rglob("*"):
+    if not path.is_file(): continue
+    if path.is_relative_to(exported / "autograder"):          # the grader's own code: no marker (its lines are its own)
+      assert not MARKERS.search(path.read_text()), f"{path} holds a marker"; continue
+    assert path.suffix not in (".safetensors",), f"a checkpoint in the export: {path}"
+    try: text = path.read_text()
+    except UnicodeDecodeError: continue
+    assert not MARKERS.search(text), f"{path.relative_to(exported)} holds a marker"
+    leaked = [l for l in text.splitlines() if l.strip() in secret]
+    assert not leaked, f"{path.relative_to(exported)} holds solution or hidden-test lines: {leaked[:2]}"
+  names = {p.name for p in exported.iterdir()}
+  assert {"projects", "course", "autograder", "README.md", "Makefile", ".github"} <= names
+  assert not {"solutions", "tests", ".git", "roster.example.csv"} & names
+  assert "make lab" in (exported / "README.md").read_text() and "make check" in (exported / "README.md").read_text()
+
+def test_the_exports_two_commands_work_from_a_fresh_clone(exported, tmp_path):
+  """`make check` from a clone: set-up, then the self-check of module 01 (the starter: every check not attempted).
+  The pinned packages come from this repository's environment (a .pth line) to keep the suite in its budget; the
+  clone's own `autograder` is installed from the clone, and set-up itself runs for real."""
+  subprocess.run(["git", "init", "-q"], cwd=exported, check=True)
+  subprocess.run(["git", "add", "-A"], cwd=exported, check=True)
+  subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "export"], cwd=exported, check=True)
+  clone = tmp_path / "clone"
+  subprocess.run(["git", "clone", "-q", str(exported), str(clone)], check=True)
+  subprocess.run([sys._base_executable, "-m", "venv", str(clone / ".venv")], check=True)
+  site = next((clone / ".venv" / "lib").glob("python3*/site-packages"))
+  (site / "workbook.pth").write_text(f"{clone}\n{sysconfig.get_paths()['purelib']}\n")   # as an editable install of the clone would
+  script = clone / ".venv/bin/autograder"
+  script.write_text(f"#!{clone / '.venv/bin/python'}\nimport sys\nfrom autograder.cli import main\nsys.exit(main())\n"); script.chmod(0o755)
+  (clone / ".venv/.setup-stamp").write_text(subprocess.run(["sha256sum", "pyproject.toml"], cwd=clone, capture_output=True, text=True).stdout.split()[0] + "\n")
+  env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+  done = subprocess.run(["make", "check", "MODULES=01"], cwd=clone, capture_output=True, text=True, timeout=600, env=env)
+  assert "setup: ready" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+  assert done.returncode != 0 and "0/9 checks passed" in done.stdout and "not attempted" in done.stdout, done.stdout[-2000:]
+  assert str(clone / "autograder") in subprocess.run([str(clone / ".venv/bin/python"), "-c", "import autograder; print(autograder.__file__)"],
+                                                      capture_output=True, text=True, env=env, cwd=tmp_path).stdout
+  ci = subprocess.run([str(clone / ".venv/bin/autograder"), "check", "01", "--exit-zero", "--json", "check.json", "--markdown", "check.md"],
+                      cwd=clone, capture_output=True, text=True, timeout=600, env=env)
+  assert ci.returncode == 0 and "| test | task | status |" in (clone / "check.md").read_text()
+
+def _repo(tmp_path, name, commits):
+  """A bare repository whose `main` has a commit per (date, content of projects/01_x/answer.txt)."""
+  work, bare = tmp_path / f"{name}-work", tmp_path / f"{name}.git"
+  subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+  for date, content in commits:
+    (work / "projects" / "01_x").mkdir(parents=True, exist_ok=True)
+    (work / "projects" / "01_x" / "answer.txt").write_text(content)
+    env = {**os.environ, "GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date}
+    subprocess.run(["git", "add", "-A"], cwd=work, check=True)
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", content], cwd=work, check=True, env=env)
+  subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
+  return bare
+
+def test_fetch_takes_the_last_commit_before_the_deadline(tmp_path):
+  ada = _repo(tmp_path, "ada", [("2026-11-20T10:00:00+00:00", "early"), ("2026-11-30T10:00:00+00:00", "on time"), ("2026-12-03T10:00:00+00:00", "late")])
+  bob = _repo(tmp_path, "bob", [("2026-12-05T10:00:00+00:00", "only late")])
+  roster = tmp_path / "roster.csv"
+  roster.write_text(f"learner,repository,ref,deadline\nada,{ada},main,2026-12-01T23:59:00+00:00\nbob,{bob},main,2026-12-01T23:59:00+00:00\n"
+                    f"cyd,{tmp_path / 'nowhere.git'},main,2026-12-01T23:59:00+00:00\n")
+  got = fetch(roster, tmp_path / "submissions", log=lambda *a: None)
+  assert (tmp_path / "submissions/ada/projects/01_x/answer.txt").read_text() == "on time"
+  assert not (tmp_path / "submissions/ada/.git").exists()
+  assert got["bob"].startswith("not fetched") and got["cyd"].startswith("not fetched")
+  assert (tmp_path / "submissions/bob").is_dir() and not any((tmp_path / "submissions/bob").iterdir())   # graded as missing
+  with pytest.raises(ValueError, match="letters, digits"):
+    bad = tmp_path / "bad.csv"; bad.write_text("learner,repository,ref,deadline\n../x,r,main,2026-01-01\n"); fetch(bad, tmp_path / "s2")
+
+WORKFLOWS = [REPO / ".github/workflows/grade-class.yml", REPO / "autograder/learner/workflows/check.yml"]
+EXERCISED = {  # each command a workflow runs, and the test that runs it
+  "make setup": "tests/test_export.py (make check runs set-up) and .ci/run",
+  ".venv/bin/autograder check --exit-zero --json check.json --markdown check.md": "test_the_exports_two_commands_work_from_a_fresh_clone",
+  'cat check.md >> "$GITHUB_STEP_SUMMARY" || true': "a shell append",
+  '.venv/bin/autograder fetch "$ROSTER" submissions': "test_fetch_takes_the_last_commit_before_the_deadline",
+  '.venv/bin/autograder grade-all submissions --out gradebook --jobs 2 --summary "$GITHUB_STEP_SUMMARY"': "tests/test_classroom.py",
+}
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_workflows_are_valid_and_run_only_tested_commands(workflow):
+  done = subprocess.run([str(Path(sys.executable).parent / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
+                        capture_output=True, text=True)
+  assert done.returncode == 0, done.stdout + done.stderr
+  flow = yaml.safe_load(workflow.read_text())
+  assert flow["permissions"] == {"contents": "read"}
+  for job in flow["jobs"].values():
+    assert job.get("timeout-minutes")
+    for step in job["steps"]:
+      if "run" in step: assert step["run"].strip() in EXERCISED, f"{workflow.name} runs an untested command: {step['run']}"
+      if "secrets." in str(step): assert "fetch" in step.get("run", ""), f"a secret outside the fetch step: {step}"
