@@ -59,6 +59,10 @@ def cmd_grade_all(args) -> int:
   from autograder.classroom import grade_all
   source = Path(args.source)
   modules = resolve(args.modules, module_names(source)) if args.modules else []
+  from autograder.sandbox import available
+  if args.require_sandbox and not (usable := available())[0]:
+    print(f"autograder: refusing to grade: the sandbox is not available ({usable[1]}), and --require-sandbox was given", file=sys.stderr)
+    return 2
   try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout)
   except KeyboardInterrupt: return 130
   if args.summary:
@@ -145,6 +149,7 @@ def parser() -> argparse.ArgumentParser:
   ga.add_argument("--source", default=_root("solutions")); ga.add_argument("--modules", nargs="*")
   ga.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
   ga.add_argument("--summary", help="also write a Markdown table (learner x module) here, e.g. $GITHUB_STEP_SUMMARY")
+  ga.add_argument("--require-sandbox", action="store_true", help="refuse to grade when bubblewrap cannot sandbox the learners' code")
   ga.set_defaults(fn=cmd_grade_all)
   li = sub.add_parser("lint", help="find oracle parts that a learner's run would still need (authors)")
   li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")

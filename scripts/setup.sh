@@ -37,6 +37,18 @@ if ! command -v bwrap >/dev/null 2>&1; then
   fi
 fi
 
+# Ubuntu 24.04 (GitHub's runners) lets AppArmor refuse unprivileged user namespaces, and bwrap needs them. On a
+# throwaway CI machine lift that; elsewhere only say how.
+if command -v bwrap >/dev/null 2>&1 && ! bwrap --ro-bind / / --unshare-pid --unshare-net true 2>/dev/null; then
+  if [ "${GITHUB_ACTIONS:-}" = true ] && [ "$sudo" != none ] && [ -e /proc/sys/kernel/apparmor_restrict_unprivileged_userns ]; then
+    say "letting bubblewrap create namespaces on this CI machine (kernel.apparmor_restrict_unprivileged_userns=0)"
+    $sudo sysctl -q -w kernel.apparmor_restrict_unprivileged_userns=0
+  else
+    say "warning: bubblewrap cannot create namespaces here, so grading runs unsandboxed; on Ubuntu 24.04:
+  sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0   (or an AppArmor profile that allows bwrap)"
+  fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
   say "creating the virtual environment .venv"
   "$PYTHON" -m venv .venv || die "could not create .venv; on Debian/Ubuntu install the package python3-venv"

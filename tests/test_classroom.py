@@ -38,7 +38,7 @@ def book(out) -> dict:
 
 def test_a_class_is_graded_into_a_gradebook_and_feedback(classroom):
   source, subs, out = classroom
-  done = grade_all(source, subs, out, "--summary", str(out.parent / "summary.md"))    # as the class workflow runs it
+  done = grade_all(source, subs, out, "--require-sandbox", "--summary", str(out.parent / "summary.md"))    # as the class workflow runs it
   assert done.returncode == 0, done.stderr[-2000:]
   assert "| `ada` | 5/5 | 5/5 | 10/10 |" in (out.parent / "summary.md").read_text()
   b = book(out)
@@ -52,6 +52,15 @@ def test_a_class_is_graded_into_a_gradebook_and_feedback(classroom):
   assert (out / "feedback" / "bob" / "feedback.html").read_text().startswith("<!doctype html>")
   again = grade_all(source, subs, out)
   assert "graded 0 learner(s), kept 4 unchanged" in again.stdout
+
+def test_grading_refuses_to_run_unsandboxed_when_asked(tmp_path, monkeypatch):
+  """The class workflow passes --require-sandbox: without bubblewrap it stops before any learner's code runs."""
+  source = write_toy_course(tmp_path)
+  learner(tmp_path / "submissions", source, "ada")
+  monkeypatch.setenv("AUTOGRADER_SANDBOX", "off")
+  done = grade_all(source, tmp_path / "submissions", tmp_path / "gradebook", "--require-sandbox")
+  assert done.returncode == 2 and "refusing to grade: the sandbox is not available" in done.stderr
+  assert not (tmp_path / "gradebook").exists()
 
 def test_an_interrupted_run_resumes(classroom):
   source, subs, out = classroom

@@ -96,7 +96,7 @@ EXERCISED = {  # each command a workflow runs, and the test that runs it
   ".venv/bin/autograder check --exit-zero --json check.json --markdown check.md": "test_the_exports_two_commands_work_from_a_fresh_clone",
   'cat check.md >> "$GITHUB_STEP_SUMMARY" || true': "a shell append",
   '.venv/bin/autograder fetch "$ROSTER" submissions': "test_fetch_takes_the_last_commit_before_the_deadline",
-  '.venv/bin/autograder grade-all submissions --out gradebook --jobs 2 --summary "$GITHUB_STEP_SUMMARY"': "tests/test_classroom.py",
+  '.venv/bin/autograder grade-all submissions --out gradebook --jobs 2 --require-sandbox --summary "$GITHUB_STEP_SUMMARY"': "tests/test_classroom.py",
 }
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
