@@ -86,6 +86,11 @@ def self_check(path:Path, log=print) -> dict:
   nb = assemble(starter, mine)
   run = run_notebook(nb, path.parent, *limits(starter), base_env=dict(os.environ))
   titles = task_titles(nb)
+  for index, cell in enumerate(nb.cells):                  # a failing set-up or answer cell explains the tests after it
+    reply = run.replies.get(index, {})
+    if cell.cell_type != "code" or is_test(cell) or reply.get("status") != "error" or reply.get("ename") in NOT_ATTEMPTED: continue
+    line = f"cell {grade_id(cell) or index + 1} ({'your answer' if is_answer(cell) else 'not a test'}) raised {clean(error_text(reply.get('ename', 'Error'), reply.get('evalue', '')))}; the tests after it may fail because of it"
+    notes.append(line); log(f"  note: {line}")
   results, first_open = [], None
   for index in [i for i, c in enumerate(nb.cells) if is_test(c)]:
     result = result_of(nb.cells[index], index, run) | {"task": titles.get(index, "")}

@@ -120,6 +120,15 @@ def test_self_check_points_at_the_learners_line(tmp_path, course, capsys):
   assert "error           test_square" in out and "NameError" in out
   assert "in your code at ans_square, line 3: return x * undefined_name" in out
 
+def test_self_check_says_which_cell_broke_the_tests_after_it(tmp_path, course, capsys):
+  """A cell that raises (a set-up cell missing its data, an answer cell that crashes) is named before the tests."""
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "raise OSError('no data here')\ndef double(x): return 2 * x"))
+  assert main(["check", "01", "--projects", str(submission)]) == 1
+  out = capsys.readouterr().out
+  assert "note: cell ans_double (your answer) raised OSError: no data here; the tests after it may fail because of it" in out
+  assert out.index("raised OSError") < out.index("test_double")
+
 def test_task_titles_skip_comments_in_fenced_code():
   from autograder.cells import headings
   assert headings("## Part A\n```python\n# not a heading\n```\ntext") == ["Part A"]
