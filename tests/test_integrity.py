@@ -121,6 +121,7 @@ def test_an_attack_earns_nothing_and_is_flagged(tmp_path, attack):
 def test_without_the_sandbox_the_disk_attack_would_pay(tmp_path, monkeypatch):
   """The control for the sandbox: the same attack, unsandboxed, finds the solutions (so the test above can fail)."""
   code = ATTACKS["reads the solutions, the reference observations and the repository from disk"][0]
+  code = code.replace('places += [v for v in os.environ.values() if v.startswith("/")]', "")   # unsandboxed, TMPDIR is the whole /tmp
   monkeypatch.setenv("AUTOGRADER_SANDBOX", "off"); available.cache_clear()
   try: result = grade_module(MODULE, SOLUTIONS, submit(tmp_path, code.replace("__REPO__", str(REPO)).replace("__CACHE__", "/nonexistent")))
   finally: monkeypatch.delenv("AUTOGRADER_SANDBOX"); available.cache_clear()
