@@ -53,17 +53,6 @@ def task_titles(nb:NotebookNode) -> dict[int, str]:
     elif is_test(cell): titles[i] = task or heading
   return titles
 
-def hidden_source_lines(nb:NotebookNode) -> set[str]:
-  """Every line inside a hidden-test region of the notebook's cells, stripped."""
-  out, on = set(), False
-  for cell in nb.cells:
-    for line in cell.source.splitlines():
-      if BEGIN_HIDDEN in line: on = True
-      elif END_HIDDEN in line: on = False
-      elif on and line.strip(): out.add(line.strip())
-    on = False
-  return out
-
 def hint(cell:NotebookNode) -> str:
   """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint`, else the `# Hint:`
   comment lines of the cell's visible part."""

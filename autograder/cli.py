@@ -57,9 +57,9 @@ def cmd_grade(args) -> int:
 
 def cmd_grade_all(args) -> int:
   from autograder.classroom import grade_all
+  from autograder.sandbox import available
   source = Path(args.source)
   modules = resolve(args.modules, module_names(source)) if args.modules else []
-  from autograder.sandbox import available
   if args.require_sandbox and not (usable := available())[0]:
     print(f"autograder: refusing to grade: the sandbox is not available ({usable[1]}), and --require-sandbox was given", file=sys.stderr)
     return 2

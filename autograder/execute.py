@@ -95,13 +95,19 @@ def _kill_group(km:SandboxedKernelManager):
     try: proc.kill()
     except Exception: pass
 
+def run_parent() -> str:
+  """Where a run's folder goes: the temporary folder, unless its path is too long for the kernel's unix sockets
+  (108 bytes at most, with the run's own names after it), then /tmp."""
+  tmp = tempfile.gettempdir()
+  return tmp if len(tmp) <= 40 else "/tmp"
+
 def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:float, on_cell=None, run_dir:Path|None=None,
                  sandbox:list[str]|None=None, env:dict|None=None, base_env:dict|None=None) -> Run:
   """Execute `nb` in place (outputs land in its cells) with `workdir` as the kernel's working folder. `sandbox` is
   the command prefix the kernel starts in (see sandbox.command), `run_dir` the folder holding everything the kernel
   may write besides `workdir` (default: a temporary folder). `on_cell(done, total)` is called after each code cell, for progress."""
   if run_dir is None:
-    with tempfile.TemporaryDirectory(prefix="autograder-run-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="autograder-run-", dir=run_parent()) as tmp:
       return run_notebook(nb, workdir, cell_timeout, timeout, on_cell, Path(tmp), sandbox, env, base_env)
   run = Run()
   code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]

@@ -4,12 +4,10 @@ the hidden tests' source, their expected values or tracebacks, and every text in
 from __future__ import annotations
 import html
 from pathlib import Path
-from autograder.report import md, MARK
+from autograder.report import md, _pts
 from autograder.verdict import clean
 
 STATUS_WORD = {"passed": "passed", "failed": "failed", "error": "error", "timeout": "timed out", "not_run": "not run", "skipped": "skipped (not graded here)"}
-
-def _pts(x:float) -> str: return f"{x:g}"
 
 def markdown(report:dict, learner:str="") -> str:
   title = f"# Feedback{f' for {md(learner)}' if learner else ''}: {_pts(report['score'])} / {_pts(report['max_score'])}"

@@ -5,12 +5,13 @@ hash of the module's files, the grader and the library versions, in a folder no 
 run (their answers with the trusted cells, oracle cut out, in the sandbox), then the verdict in this process."""
 from __future__ import annotations
 import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sys, tempfile, time
+from contextlib import closing
 from pathlib import Path
 from autograder import sandbox
 from autograder.assemble import Unreadable, read_notebook, assemble, prepare_workdir, module_settings, safe_file, remove_tree
 from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, has_solution_region, defined_names, hint
 from autograder.course import DATA, notebook_path
-from autograder.execute import limits, run_notebook
+from autograder.execute import limits, run_notebook, run_parent
 from autograder.flags import flags
 from autograder.transform import RECORDER, hidden_text, prepare
 from autograder.verdict import Redactor, judge, outcome
@@ -29,7 +30,8 @@ def _copy_db(src:Path, dst:Path):
   if not src.is_file(): return
   try:
     dst.parent.mkdir(parents=True, exist_ok=True)
-    with sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=60) as a, sqlite3.connect(dst, timeout=60) as b: a.backup(b)
+    with closing(sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=60)) as a, closing(sqlite3.connect(dst, timeout=60)) as b:
+      a.backup(b)                                          # (a connection's own `with` commits but does not close it)
   except sqlite3.Error: pass
 
 REFERENCE_SLACK = 2.0          # the trusted reference run gets twice the limits: a loaded machine must not fail the oracle
@@ -61,7 +63,7 @@ def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:b
   ok, why = sandbox.available()
   outcomes, status, message = {}, "completed", ""
   for part in parts:
-    run_dir = Path(tempfile.mkdtemp(prefix=f"grade-{module}-"))
+    run_dir = Path(tempfile.mkdtemp(prefix=f"grade-{module}-", dir=run_parent()))
     try:
       workdir = run_dir / module
       prepare_workdir(Path(source_root) / module, Path(submission_root) / module, workdir, settings.get("learner_files", []))

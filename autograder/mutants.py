@@ -10,7 +10,7 @@ from nbformat.v4 import new_code_cell
 from autograder.assemble import read_notebook, assemble, prepare_workdir, module_settings, remove_tree
 from autograder.cells import grade_id, is_answer, is_test, points
 from autograder.course import DATA, notebook_path
-from autograder.execute import limits, run_notebook
+from autograder.execute import limits, run_notebook, run_parent
 from autograder.grade import reference, tinygrad_cache, _copy_db
 from autograder.sandbox import provide_package
 from autograder.transform import prepare
@@ -64,7 +64,7 @@ def run(module:str, source_root:Path, mutants_file:Path, on_cell=None) -> dict:
   ref = reference(module, source_root)
   nb, where = session(source, Path(source_root) / module, mutants)
   cell_limit, limit = limits(source)
-  with tempfile.TemporaryDirectory(prefix=f"mutants-{module}-") as tmp:
+  with tempfile.TemporaryDirectory(prefix=f"mutants-{module}-", dir=run_parent()) as tmp:
     workdir = Path(tmp) / module
     prepare_workdir(Path(source_root) / module, Path(source_root) / module, workdir, module_settings(source).get("learner_files", []))
     _copy_db(Path(ref["db"]) if ref.get("db") and Path(ref["db"]).is_file() else tinygrad_cache(), Path(tmp) / "cache.db")

@@ -146,12 +146,13 @@ def _spans_marker(source:str, stmt:ast.stmt) -> bool:
 def hidden_text(nb) -> set[str]:
   """Every line the learner's kernel receives that comes from a hidden-test region, as written and as transformed,
   stripped: a message quoting one of them is withheld."""
-  from autograder.cells import grade_id, hidden_source_lines, is_test
-  out = set(hidden_source_lines(nb))
+  from autograder.cells import grade_id, is_test
+  out = set()
   for i, cell in enumerate(nb.cells):
     if cell.cell_type != "code" or not is_test(cell) or not (hidden := hidden_lines(cell.source)): continue
-    cid = grade_id(cell) or f"cell{i}"
-    visible = "\n".join("" if n in hidden else line for n, line in enumerate(cell.source.splitlines(), 1))
+    lines, cid = cell.source.splitlines(), grade_id(cell) or f"cell{i}"
+    out |= {lines[n - 1].strip() for n in hidden if lines[n - 1].strip()}
+    visible = "\n".join("" if n in hidden else line for n, line in enumerate(lines, 1))
     full = {l.strip() for l in transform(cell.source, cid, True, True).splitlines()}
     try: shown = {l.strip() for l in transform(visible, cid, True, True).splitlines()}
     except SyntaxError: shown = set()

@@ -1,7 +1,7 @@
 """The honesty tests, applied to every module in solutions/: the reference solution gets full marks (from our grader
 and from plain nbgrader), the released starter gets zero and runs to the end, and projects/ is exactly what release
 writes, with nothing of a solution or a hidden test in it."""
-import os, re, shutil, subprocess, sys
+import functools, os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 from autograder.cells import BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN, is_answer, is_test
@@ -24,6 +24,7 @@ def summary(module:dict) -> str:
 # the solution and the starter alike: the solution gets full marks on the others. Such test cells call
 # require_device(...) or require_gpu(), and only they may be skipped.
 NEEDS_DEVICE = re.compile(r"\brequire_(device|gpu)\(")
+@functools.cache
 def device_cells(module:str) -> set[str]:
   return {grade_id(c) for c in read_notebook(notebook_path(SOLUTIONS, module)).cells if is_test(c) and NEEDS_DEVICE.search(c.source)}
 def skipped_for_hardware(test:dict, module:str) -> bool:
