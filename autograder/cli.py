@@ -88,18 +88,22 @@ def cmd_lint(args) -> int:
   return 1 if bad else 0
 
 def cmd_mutants(args) -> int:
+  from tqdm import tqdm
   from autograder.mutants import run
-  source = Path(args.source)
+  from autograder.mutation_report import text, write
+  source, results = Path(args.source), []
   bad = 0
   for module in resolve(args.modules, module_names(source)):
     path = Path(args.dir) / f"{module}.py"
-    if not path.is_file(): print(f"{module}: no mutants ({path})"); continue
-    result = run(module, source, path)
-    caught = sum(m["caught"] for m in result["mutants"])
-    print(f"{module}: {caught} of {len(result['mutants'])} mutants lose points ({result['seconds']:.0f} s)")
-    for m in result["mutants"]: print(f"  {'caught  ' if m['caught'] else 'SURVIVED'} {m['name']}" + (f": {m['message']}" if m["caught"] else ""))
-    for line in result["control"]: print(f"  CONTROL FAILED: {line}")
-    bad += len(result["mutants"]) - caught + len(result["control"])
+    if not path.is_file() and not args.generated: print(f"{module}: no mutants ({path})"); continue
+    with tqdm(desc=module, unit="cell", leave=False, disable=args.quiet) as bar:
+      def step(done, total): bar.total = total; bar.n = done; bar.refresh()
+      result = run(module, source, path, on_cell=step, generate_mutants=args.generated, max_per_task=args.max_per_task,
+                   seed=args.seed, equivalent_file=Path(args.dir) / "equivalent" / f"{module}.txt")
+    results.append(result)
+    print(text(result), flush=True)
+    bad += sum(not m["caught"] for m in result["mutants"] if not m.get("generated")) + len(result["control"])
+    if args.json or args.markdown: write(results, args.json, args.markdown)
   return 1 if bad else 0
 
 def cmd_export(args) -> int:
@@ -158,6 +162,11 @@ def parser() -> argparse.ArgumentParser:
   mu = sub.add_parser("mutants", help="grade wrong variants of the reference answers: each must lose points (authors)")
   mu.add_argument("modules", nargs="*", help="module numbers or folder names (default: all with a mutants file)")
   mu.add_argument("--source", default=_root("solutions")); mu.add_argument("--dir", default=str(REPO / "tests" / "mutants"))
+  mu.add_argument("--generated", action="store_true", help="also grade mutants generated from the reference answers (a score per task)")
+  mu.add_argument("--max-per-task", type=int, help="at most this many generated mutants per task (a seeded sample)")
+  mu.add_argument("--seed", type=int, default=0, help="the seed of that sample (default 0)")
+  mu.add_argument("--json", help="write the results as JSON here"); mu.add_argument("--markdown", help="write the per-task report here")
+  mu.add_argument("--quiet", action="store_true", help="no progress bar")
   mu.set_defaults(fn=cmd_mutants)
   ex = sub.add_parser("export-student", help="write the learner repository (no solutions, no hidden tests) into DEST")
   ex.add_argument("dest"); ex.set_defaults(fn=cmd_export)
