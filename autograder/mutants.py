@@ -13,7 +13,7 @@ A generated mutant that survives with observations equal to the solution's is a 
 observable difference); the reviewed ones are listed, with a reason each, in tests/mutants/equivalent/NN_name.txt and
 left out of the score: caught / (generated - equivalent)."""
 from __future__ import annotations
-import copy, re, runpy, tempfile, time
+import copy, json, re, runpy, tempfile, time
 from pathlib import Path
 from nbformat.v4 import new_code_cell
 from autograder.assemble import read_notebook, assemble, prepare_workdir, module_settings, remove_tree
@@ -119,8 +119,9 @@ def session(source, source_dir:Path, mutants:list[dict]):
   nb = copy.deepcopy(base); nb.cells = cells
   return nb, where, starts
 
-def _values(observations:list[dict]) -> list:
-  return [(o.get("site"), o.get("k"), o.get("actual")) for o in observations]
+def _values(observations:list[dict]) -> str:
+  """What a test observed, as text: 4 and 4.0 differ (a float where an int is expected is a difference)."""
+  return json.dumps([(o.get("site"), o.get("k"), o.get("actual")) for o in observations], sort_keys=True, default=repr)
 
 def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
         max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None) -> dict:
