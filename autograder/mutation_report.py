@@ -44,6 +44,10 @@ def markdown(results:list[dict]) -> str:
   for r in results:
     s = summary(r)
     out.append(f"| {r['module']} | {s['hand_caught']}/{s['hand']} | {s['caught']}/{s['generated']} | {s['equivalent']} | {_pct(s['score'])} | {r['seconds']:.0f} |")
+  weak = [(r["module"], t) for r in results for t in scores(r) if t["score"] is not None and t["score"] < THRESHOLD]
+  if weak:
+    out += ["", f"## Tasks below {THRESHOLD:.0%}", "", "These need more tests (their survivors are listed under their module).", ""]
+    out += [f"- {module} `{t['task']}`: {t['caught']}/{t['generated'] - len(t['equivalent'])} ({_pct(t['score'])})" for module, t in weak]
   for r in results:
     out += ["", f"## {r['module']}", "", "| task | hand-written | generated caught | equivalent | score |", "|---|---|---|---|---|"]
     tasks = scores(r)
@@ -66,3 +70,12 @@ def write(results:list[dict], json_path:str|None, markdown_path:str|None):
     Path(json_path).write_text(json.dumps([{**r, "summary": summary(r), "tasks": [{k: v for k, v in t.items()} for t in scores(r)]}
                                            for r in results], indent=1, default=str))
   if markdown_path: Path(markdown_path).write_text(markdown(results))
+
+def reapply(results:list[dict], equivalent_dir:Path) -> list[dict]:
+  """Results read back from --json with the reviewed equivalent lists of `equivalent_dir` applied again (after a review,
+  without grading again)."""
+  from autograder.mutants import load_equivalent
+  for r in results:
+    reviewed = load_equivalent(Path(equivalent_dir) / f"{r['module']}.txt")
+    for m in r["mutants"]: m["equivalent"] = reviewed.get(m.get("id", "")) if not m["caught"] else None
+  return results
