@@ -182,7 +182,7 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
     res["equivalent"] = equivalent.get(res.get("id", ""))
     del res["observed"]
   return {"module": module, "mutants": results, "control": control, "status": status, "restarts": restarts,
-          "seconds": round(time.monotonic() - start, 1)}
+          "max_per_task": max_per_task, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
 
 def scores(result:dict) -> list[dict]:
   """Per task: hand-written caught/total, generated caught/total, equivalent, score, survivors."""
