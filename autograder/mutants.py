@@ -7,7 +7,7 @@ All of a module's mutants run in one kernel: the solution's answers first, then 
 must fail (its task's tests), and the solution back again; last, every test used once more with the solution (a
 control: it must pass, or the session itself is unsound). Each test is judged against the reference run, exactly as
 grading judges it. A mutant that kills the kernel (or runs the session out of time) is caught, and the session starts
-again, set-up cells first, from the mutant after it.
+again, set-up cells first, from the mutant after it. A skipped test (a CUDA test without CUDA) catches nothing.
 
 A generated mutant that survives with observations equal to the solution's is a candidate *equivalent* mutant (no
 observable difference); the reviewed ones are listed, with a reason each, in tests/mutants/equivalent/NN_name.txt and
@@ -160,11 +160,11 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
       verdict = judge({"id": tid, "max_score": points_of[tid]}, ref["tests"][tid], got, r.message)
       if n is None:
         control_obs[tid] = _values(got["observations"])
-        if verdict["status"] != "passed": control.append(f"{tid} with the solution: {verdict['status']}: {verdict['message']}")
+        if verdict["status"] not in ("passed", "skipped"): control.append(f"{tid} with the solution: {verdict['status']}: {verdict['message']}")
         continue
       res = results[pending[n]]
       res["tests"][tid], res["observed"][tid] = verdict["status"], _values(got["observations"])
-      if verdict["status"] != "passed" and not res["caught"]: res.update(caught=True, message=f"{tid}: {verdict['message']}")
+      if verdict["status"] not in ("passed", "skipped") and not res["caught"]: res.update(caught=True, message=f"{tid}: {verdict['message']}")
     if died is None: break
     if died < starts[0]:
       status = f"the set-up cells did not run: {r.message}"; break
@@ -179,6 +179,7 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
   for res in results:
     res["same_outputs"] = not res["caught"] and bool(res["observed"]) and all(
       obs == control_obs.get(tid) or obs == _values(ref["tests"][tid]["observations"]) for tid, obs in res["observed"].items())
+    res["untested"] = not res["caught"] and all(v == "skipped" for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
     res["equivalent"] = equivalent.get(res.get("id", ""))
     del res["observed"]
   return {"module": module, "mutants": results, "control": control, "status": status, "restarts": restarts,

@@ -27,6 +27,10 @@ def summary(result:dict) -> dict:
           "caught": sum(m["caught"] for m in gen), "equivalent": len(eq),
           "score": (sum(m["caught"] for m in gen) / (len(gen) - len(eq))) if len(gen) > len(eq) else None}
 
+def _note(m:dict) -> str:
+  if m.get("untested"): return " *(its tests were skipped here)*"
+  return " *(same outputs)*" if m["same_outputs"] else ""
+
 def text(result:dict) -> str:
   """The terminal table of one module."""
   s = summary(result)
@@ -37,7 +41,7 @@ def text(result:dict) -> str:
   for t in scores(result):
     lines.append(f"  {t['task']:<40} hand {t['hand_caught']}/{t['hand']}  generated {t['caught']}/{t['generated']}"
                  f"  equivalent {len(t['equivalent'])}  score {_pct(t['score'])}")
-    for m in t["survivors"]: lines.append(f"      survived {_edit(m)}" + ("  (same outputs: equivalent?)" if m["same_outputs"] else ""))
+    for m in t["survivors"]: lines.append(f"      survived {_edit(m)}" + _note(m))
   for line in result["control"]: lines.append(f"  CONTROL FAILED: {line}")
   if result["status"] != "completed": lines.append(f"  SESSION: {result['status']}")
   return "\n".join(lines)
@@ -65,7 +69,7 @@ def markdown(results:list[dict]) -> str:
     for t in tasks:
       if t["survivors"]:
         out += ["", f"Surviving in `{t['task']}`:", ""]
-        out += [f"- {_edit(m)}" + (" *(same outputs)*" if m["same_outputs"] else "") for m in t["survivors"]]
+        out += [f"- {_edit(m)}" + _note(m) for m in t["survivors"]]
       if t["equivalent"]:
         out += ["", f"Equivalent in `{t['task']}`:", ""]
         out += [f"- {_edit(m)}: {m['equivalent']}" for m in t["equivalent"]]
