@@ -14,7 +14,7 @@ from autograder.course import DATA, notebook_path
 from autograder.execute import limits, run_notebook, run_parent
 from autograder.flags import flags
 from autograder.limits import Limits
-from autograder.transform import RECORDER, hidden_text, prepare, sites
+from autograder.transform import RECORDER, hidden_text, prepare, notebook_sites
 from autograder.verdict import Redactor, judge, outcome
 
 def cache_root() -> Path:
@@ -152,8 +152,9 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     redact = Redactor(hidden_text(source))
     titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
+    known = notebook_sites(source)
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
-                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, sites(c.source, grade_id(c)))
+                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known)
              for c in source.cells if is_test(c)]
     hints = {grade_id(c): hint(c) for c in source.cells if is_test(c)}
     for t in tests:

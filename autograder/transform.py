@@ -68,6 +68,13 @@ def sites(source:str, cell_id:str) -> set[str]:
   except SyntaxError: pass
   return out
 
+def notebook_sites(nb) -> set[str]:
+  """Every site the transform gives the checks of the notebook's trusted cells (test cells, and set-up cells whose
+  helpers a test calls), with the cell ids `prepare` uses."""
+  from autograder.cells import grade_id, is_answer, is_test
+  cells = [c for c in nb.cells if not c.get("metadata", {}).get("autograder", {}).get("skip_grading") or is_answer(c) or is_test(c)]
+  return set().union(*(sites(c.source, grade_id(c) or f"cell{i}") for i, c in enumerate(cells) if c.cell_type == "code" and not is_answer(c)))
+
 def _recorder_call(fn:str, arg) -> ast.stmt:
   return ast.parse(f"{RECORDER}.{fn}({arg!r})").body[0]
 

@@ -46,15 +46,15 @@ def outcome(cell, index:int, run) -> dict:
   from autograder.execute import forbidden_names
   return {"state": run.cells.get(index, "not_run"), "error": err, "observations": observations(cell), "forbidden": forbidden_names(cell)}
 
-def forged(ref_obs:list[dict], got_obs:list[dict], cell_id:str|None, sites:set[str]|None=None) -> str|None:
+def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> str|None:
   """Why the learner's records for one test cell cannot all come from its checks, or None.
 
   The learner's code runs in the same process as the checks, so nothing in that process is out of its reach: a
   secret given to the checks (a key to sign records with) could be read back with `gc` or a frame and used to sign
   forgeries, so the grader does not pretend to have one. What it can hold against the records is what the trusted
-  cell can produce: each record names a site (`cell:line:col`) of this cell, which the transform wrote into the
-  cell's source (`sites`); a site's records are numbered k = 0, 1, 2, ... in the order they were made, one each; and a
-  site's kind of comparison is the one the reference run recorded there. A record published by an answer next to the
+  cells can produce: each record names a site (`cell:line:col`) that the transform wrote into a trusted cell (the
+  test cell, or a set-up cell whose helper it calls: `sites`); a site's records are numbered k = 0, 1, 2, ... in the
+  order they were made, one each; and a site's kind of comparison is the one the reference run recorded there. A record published by an answer next to the
   real check's is a second record for its (site, k), or one out of order: the test fails and the report flags it.
   What remains possible is to replace the checks themselves in the learner's kernel (their records are then the only
   ones): it buys nothing without the expected values, which are not in that process; that is why every test also
@@ -63,8 +63,7 @@ def forged(ref_obs:list[dict], got_obs:list[dict], cell_id:str|None, sites:set[s
   nxt = {}
   for o in got_obs:
     site, k = o["site"], o["k"]
-    if cell_id is not None and not site.startswith(f"{cell_id}:"): return f"a record for a site of another cell ({clean(site, 60)})"
-    if sites is not None and site not in sites: return f"a record for a site the test has no check at ({clean(site, 60)})"
+    if sites is not None and site not in sites: return f"a record for a site where no trusted cell has a check ({clean(site, 60)})"
     if k != nxt.get(site, 0): return f"{'a second record' if k < nxt.get(site, 0) else 'a record out of order'} at {clean(site, 60)} (k={k})"
     if site in kinds and o.get("kind") != kinds[site]: return f"a record of another kind at {clean(site, 60)}"
     nxt[site] = k + 1
@@ -94,7 +93,7 @@ def learner_error(ename:str) -> str:
 
 def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:set[str]|None=None) -> dict:
   """The result of one test: `test` has id and max_score; `ref` and `got` are outcomes (see `outcome`); `sites`: the
-  sites of the checks in the cell as the learner's run got it. A result whose records were forged carries
+  sites of the checks in the trusted cells (transform.notebook_sites). A result whose records were forged carries
   `forged` (why) for the report's flags."""
   result = {**test, "status": "", "score": 0.0, "message": ""}
   done = lambda status, message: {**result, "status": status, "message": redact(message)}
@@ -104,7 +103,7 @@ def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:se
     return done("error", f"the reference solution does not pass this test, a bug in the course: {why}")
   if got["state"] == "not_run": return done("not_run", run_message or "not run")
   if got["state"] == "timeout": return done("timeout", run_message or "the cell ran out of time")
-  if (why := forged(ref["observations"], got["observations"], test.get("id"), sites)):
+  if (why := forged(ref["observations"], got["observations"], sites)):
     return {**done("failed", f"observation records that the test's checks did not make: {why}"), "forged": why}
   problems = _problems(ref["observations"], got["observations"])
   if got["error"]:                                          # a skip counts only where the reference skipped too (above)

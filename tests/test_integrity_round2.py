@@ -35,12 +35,20 @@ _dot = Tensor.dot
 def my_matmul(a, b):
     return _dot(a, b)
 ''', {"test_my_matmul"}),
+  "06_custom_ops": ("ans_rms_norm_backward", '''
+_grad = Tensor.gradient
+def rms_norm_backward(x, weight, grad_out, eps=1e-6):
+    y = x * (x.square().mean(axis=-1, keepdim=True) + eps).rsqrt() * weight
+    dx, dw = _grad(y, x, weight, gradient=grad_out)
+    return dx, dw
+''', {"test_rms_norm_backward"}),
 }
 
 @needs_sandbox
 @pytest.mark.parametrize("module", list(STORED))
 def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tmp_path, module):
-  """Before: 03 +5 (add/mul/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot)."""
+  """Before: 03 +5 (add/mul/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot), 06 +2
+  (rms_norm_backward by autograd)."""
   answer, code, tests = STORED[module]
   result = grade_module(module, SOLUTIONS, submit(tmp_path, code, answer, module=module))
   got = by_id(result)
