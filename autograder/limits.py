@@ -1,8 +1,9 @@
 """What a learner's kernel may use: memory, disk, processes (time is limited per cell and per notebook, see execute).
 
 Enforced in layers, each where the machine allows it:
-* rlimits on the kernel and everything it starts (`prlimit`, util-linux): address space per process (RLIMIT_AS: an
-  allocation beyond it raises MemoryError), size of any one file (RLIMIT_FSIZE: a write beyond it fails with EFBIG),
+* rlimits on the kernel and everything it starts (`prlimit`, util-linux): data memory per process (RLIMIT_DATA: an
+  allocation beyond it raises MemoryError; not RLIMIT_AS, which counts the address space that malloc's per-thread
+  arenas and a GPU driver reserve without using it), size of any one file (RLIMIT_FSIZE: a write beyond it fails with EFBIG),
   processes (RLIMIT_NPROC; counted per user and user namespace: inside bubblewrap's own user namespace, which an
   unprivileged grader such as a GitHub runner gets, it counts the sandbox's processes only; root is exempt);
 * the sandbox's /tmp is a tmpfs of a fixed size (bubblewrap `--size`), so it cannot take the host's shared memory;
@@ -22,7 +23,7 @@ class Limits:
   memory_mb: int = 4096            # tinygrad + torch kernels take 1-2 GB; module 04 trains a CNN
   disk_mb: int = 1024              # the run folder: the module's files, the compile cache, what the notebook writes
   tmp_mb: int = 256                # the sandbox's /tmp
-  processes: int = 128             # clang workers and tinygrad's compile pool need a few dozen
+  processes: int = 512             # threads count too: torch's and tinygrad's pools grow with the machine's cores
 
   @classmethod
   def of(cls, settings:dict) -> "Limits":
@@ -36,7 +37,7 @@ class Limits:
     """The rlimits as a command prefix (nothing where prlimit is missing)."""
     if shutil.which("prlimit") is None: return []
     mb = 1 << 20
-    return ["prlimit", f"--as={self.memory_mb * mb}", f"--fsize={self.disk_mb * mb}", f"--nproc={self.processes}", "--"]
+    return ["prlimit", f"--data={self.memory_mb * mb}", f"--fsize={self.disk_mb * mb}", f"--nproc={self.processes}", "--"]
 
 def _v1(controller:str) -> Path|None:
   """The writable cgroup v1 folder of `controller` this process is in, or None."""
