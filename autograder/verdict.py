@@ -3,10 +3,9 @@ run's, with the kind of comparison and tolerance the reference recorded. A test 
 error and every observation the reference made is there and matches. Nothing the learner's kernel sent is trusted
 beyond being data: it is never unpickled, and its text is cleaned before it reaches a report."""
 from __future__ import annotations
-import re
+import builtins, re
 from autograder.compare import compare, join
 
-import builtins
 FAILED, SKIPPED, NOT_ATTEMPTED = {"CheckFailed", "AssertionError"}, {"CheckSkipped"}, {"NotImplementedError"}
 # Exception names a report may show for an error in the learner's run: Python's own and the checks'. Any other name
 # (a class the answer defines) could spell anything, so it is shown as "an exception of the answer's own class".
@@ -54,8 +53,9 @@ def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> 
   forgeries, so the grader does not pretend to have one. What it can hold against the records is what the trusted
   cells can produce: each record names a site (`cell:line:col`) that the transform wrote into a trusted cell (the
   test cell, or a set-up cell whose helper it calls: `sites`); a site's records are numbered k = 0, 1, 2, ... in the
-  order they were made, one each; and a site's kind of comparison is the one the reference run recorded there. A record published by an answer next to the
-  real check's is a second record for its (site, k), or one out of order: the test fails and the report flags it.
+  order they were made, one each; and a site's kind of comparison is the one the reference run recorded there. A
+  record published by an answer next to the real check's is a second record for its (site, k), or one out of order:
+  the test fails and the report flags it.
   What remains possible is to replace the checks themselves in the learner's kernel (their records are then the only
   ones): it buys nothing without the expected values, which are not in that process; that is why every test also
   observes a value that cannot be guessed (see `compare.strong`)."""
