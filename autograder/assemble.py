@@ -5,6 +5,7 @@ cannot change what runs. Files are read from the submission only when they are r
 link anywhere on the way is a missing file, never followed."""
 from __future__ import annotations
 import copy, os, shutil, stat
+from dataclasses import dataclass, field
 from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
@@ -28,6 +29,64 @@ def safe_file(root:Path, relative:str|Path) -> Path|None:
       if stat.S_ISLNK(mode): return None
     return path if stat.S_ISREG(mode) and os.lstat(path).st_size <= MAX_FILE_BYTES else None
   except OSError: return None
+
+def read_safe(root:Path, relative:str|Path) -> bytes|None:
+  """The bytes of `root/relative` when `safe_file` accepts it, read through a descriptor opened without following a
+  link and checked again (a regular file, not too large) after opening: no window between the check and the read."""
+  path = safe_file(root, relative)
+  if path is None: return None
+  try: fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+  except OSError: return None
+  try:
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES: return None
+    with os.fdopen(fd, "rb", closefd=False) as f: data = f.read(MAX_FILE_BYTES + 1)
+    return data if len(data) <= MAX_FILE_BYTES else None
+  except OSError: return None
+  finally: os.close(fd)
+
+@dataclass
+class Submission:
+  """One module of a learner's submission, read once at the door: the notebook's text and the bytes of every file the
+  grader takes from the learner (answer files and `learner_files`), by relative path. Every later step uses this,
+  never the submission folder: what was graded is what was read."""
+  notebook_text: bytes|None = None
+  files: dict[str, bytes] = field(default_factory=dict)
+  missing: str = ""                                       # why there is no notebook ("" when there is one)
+
+def answer_files(source_dir:Path) -> list[str]:
+  """Relative paths of the module's answer files: text files with a solution region (notebooks aside)."""
+  out = []
+  for path in sorted(Path(source_dir).rglob("*")):
+    if not path.is_file() or path.suffix == ".ipynb" or "__pycache__" in path.parts: continue
+    try:
+      if has_solution_region(path.read_text()): out.append(str(path.relative_to(source_dir)))
+    except (UnicodeDecodeError, OSError): pass
+  return out
+
+def read_submission(source_dir:Path, submission_root:Path, module:str, learner_files:list[str]=()) -> Submission:
+  """Read everything the grader needs of `submission_root/module` once (symbolic links refused, see safe_file)."""
+  rel = Path(module) / f"{module}.ipynb"
+  text = read_safe(submission_root, rel)
+  out = Submission(notebook_text=text)
+  if text is None:
+    linked = os.path.islink(Path(submission_root) / rel) or os.path.islink(Path(submission_root) / module)
+    out.missing = f"no notebook at {rel}" + (" (a symbolic link is not followed)" if linked else "")
+  for name in list(learner_files) + answer_files(source_dir):
+    if (data := read_safe(submission_root, Path(module) / name)) is not None: out.files[str(name)] = data
+  return out
+
+def parse_notebook(text:bytes|str) -> NotebookNode:
+  """A notebook from its text, or Unreadable with a one-line reason (bad JSON, not a notebook)."""
+  try:
+    nb = nbformat.reads(text.decode() if isinstance(text, bytes) else text, as_version=4)
+    if not isinstance(nb.get("cells"), list): raise ValueError("no list of cells")
+    for cell in nb.cells:
+      if not isinstance(cell.get("source"), str) or cell.get("cell_type") not in {"code", "markdown", "raw"}:
+        raise ValueError("a cell without source or with an unknown type")
+    return nb
+  except Exception as e:
+    raise Unreadable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]) from None
 
 def read_notebook(path:Path) -> NotebookNode:
   """A notebook, or Unreadable with a one-line reason (bad JSON, not a notebook)."""
@@ -67,26 +126,27 @@ def assemble(source:NotebookNode, submission:NotebookNode|None) -> NotebookNode:
 def module_settings(source:NotebookNode) -> dict:
   return dict(source.metadata.get("autograder", {}))
 
-def prepare_workdir(source_dir:Path, submission_dir:Path, workdir:Path, learner_files:list[str]=()):
+def prepare_workdir(source_dir:Path, submission:Path|dict[str, bytes]|None, workdir:Path, learner_files:list[str]=()):
   """Copy the module's support files into `workdir`. Answer files (files with solution regions in the source) come
-  from the submission, or as released stubs where the learner has none; `learner_files` (a checkpoint, say) come
-  from the submission only; every other file comes from the source."""
+  from the submission (`Submission.files`, or a folder read here once), or as released stubs where the learner has
+  none; `learner_files` (a checkpoint, say) come from the submission only; every other file comes from the source.
+  `submission` None: the source's own files (the reference run)."""
+  if isinstance(submission, (str, Path)):
+    files = {str(n): d for n in list(learner_files) + answer_files(source_dir) if (d := read_safe(submission, n)) is not None}
+  else: files = submission
   shutil.copytree(source_dir, workdir, dirs_exist_ok=True, ignore=IGNORED)
+  if files is None: return
   for name in learner_files:
     target = workdir / name
     if target.is_file(): target.unlink()
-    mine = safe_file(submission_dir, name)
-    if mine is not None:
+    if name in files:
       target.parent.mkdir(parents=True, exist_ok=True)
-      shutil.copyfile(mine, target)
-  for path in workdir.rglob("*"):
-    if not path.is_file() or str(path.relative_to(workdir)) in learner_files: continue
-    try: text = path.read_text()
-    except (UnicodeDecodeError, OSError): continue
-    if not has_solution_region(text): continue
-    mine = safe_file(submission_dir, path.relative_to(workdir))
-    if mine is not None: shutil.copyfile(mine, path)
-    else: path.write_text(clear_solutions(text))
+      target.write_bytes(files[name])
+  for name in answer_files(source_dir):
+    if name in learner_files: continue
+    path = workdir / name
+    if name in files: path.write_bytes(files[name])
+    else: path.write_text(clear_solutions(path.read_text()))
 
 def remove_tree(path:Path):
   """Remove a folder whatever a kernel left in it (thousands of files, deep nesting, odd permissions), never raising."""

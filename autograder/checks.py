@@ -23,6 +23,7 @@ class CheckFailed(AssertionError): pass
 class CheckSkipped(Exception): pass
 
 MIME = "application/x.autograder-observation+json"
+FORBIDDEN_MIME = "application/x.autograder-forbidden+json"     # the reference run names what forbidden() blocks trap
 # The argument of each check that holds the oracle: (position, keyword). The grader strips it from learner runs.
 EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), "check_shape": (1, "expected_shape"),
                 "check_dtype": (1, "expected"), "check_type": (1, "expected_type"), "check_in": (0, "needle"),
@@ -188,25 +189,77 @@ def check_no_kernels(fn:Callable, name:str="call", _site:str|None=None):
   fn()
   _judge("equal", GlobalCounters.kernel_count, 0, f"{name}: kernels run", _site)
 
+def _targets(obj:Any, attr:str) -> tuple[set, set]:
+  """(code objects, builtin callables) behind `obj.<attr>`: a function's code, a method's, a property's accessors',
+  and for a wrapper the code of what it wraps (not its own)."""
+  import inspect
+  codes, natives, todo, seen = set(), set(), [inspect.getattr_static(obj, attr, None)], set()
+  while todo:
+    v = todo.pop()
+    if v is None or id(v) in seen: continue
+    seen.add(id(v))
+    if isinstance(v, (staticmethod, classmethod)): todo.append(v.__func__); continue
+    if isinstance(v, property): todo += [v.fget, v.fset, v.fdel]; continue
+    if hasattr(v, "__wrapped__"): todo.append(v.__wrapped__); continue    # a wrapper's code is shared (tinygrad wraps every method in one)
+    if hasattr(v, "__func__"): todo.append(v.__func__)
+    if hasattr(v, "__code__"): codes.add(v.__code__)
+    elif callable(v): natives.add(v)
+  return codes, natives
+
+_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None}
+
+def _profile(frame, event, arg):
+  """Runs on every call while a forbidden() block is open: notes a call of a forbidden function however it was
+  reached. It never raises (an exception here would switch profiling off); the block's end fails instead."""
+  if event == "call":
+    if frame.f_code in _trap["codes"]: _trap["tripped"].add(frame.f_code)
+  elif event == "c_call":
+    if any(arg is n for n in _trap["natives"]): _trap["tripped"].add(id(arg))
+
 @contextlib.contextmanager
 def forbidden(obj:Any, *attributes:str):
-  """Within the block, reading `obj.<attribute>` for each name raises CheckFailed, e.g.
-  `with forbidden(Tensor, "matmul", "dot", "__matmul__"): my_matmul(a, b)`. `obj` must be a class or a module:
-  an attribute set on a function or an instance does not change what calling it does (tinygrad 0.14's `TinyJit`, say,
-  is a function that returns a `_TinyJit`: trap `type(TinyJit(f))` instead)."""
-  import types
+  """Within the block, using `obj.<attribute>` for each name fails the test, e.g.
+  `with forbidden(Tensor, "matmul", "dot", "__matmul__"): my_matmul(a, b)`. Reading the attribute raises CheckFailed
+  at once; calling the function behind it in any other way (a reference taken before the block, `getattr`, an alias,
+  a copy of the method on another class) is noticed by a profile hook on its code and fails the test when the block
+  ends. `obj` must be a class or a module: an attribute set on a function or an instance does not change what calling
+  it does (tinygrad 0.14's `TinyJit`, say, is a function that returns a `_TinyJit`: trap `type(TinyJit(f))` instead)."""
+  import sys, threading, types
   if not isinstance(obj, (type, types.ModuleType)): raise TypeError(f"forbidden() needs a class or a module, not {type(obj).__name__}")
   saved = {a: obj.__dict__[a] for a in attributes if a in getattr(obj, "__dict__", {})}
+  if _state["mode"] == "reference":                        # for the flags: answers that mention these are reviewed
+    from IPython.display import publish_display_data
+    publish_display_data({FORBIDDEN_MIME: list(attributes)})
+  mine = {}
+  for a in attributes:
+    codes, natives = _targets(obj, a)
+    mine.update({c: a for c in codes}); mine.update({id(n): a for n in natives})
+    for c in codes: _trap["codes"][c] = _trap["codes"].get(c, 0) + 1
+    for n in natives: _trap["natives"][n] = _trap["natives"].get(n, 0) + 1
   def make(attr):
     def trap(*args, **kwargs): fail(f"{attr} must not be used here")
     return trap
+  outer = _trap["saved"] is not None
+  if not outer: _trap["saved"] = (sys.getprofile(),)
+  sys.setprofile(_profile); threading.setprofile(_profile)
   try:
     for a in attributes: setattr(obj, a, make(a))
     yield
+    if sys.getprofile() is not _profile: fail("the profile hook that watches forbidden functions was removed")
+    if (hit := sorted({mine[t] for t in _trap["tripped"] if t in mine})): fail(f"{', '.join(hit)} must not be used here (called through another name)")
   finally:
     for a in attributes:
       if a in saved: setattr(obj, a, saved[a])
       else: delattr(obj, a)
+    for table in ("codes", "natives"):
+      for key in [k for k in _trap[table] if (id(k) if table == "natives" else k) in mine]:
+        _trap[table][key] -= 1
+        if not _trap[table][key]: del _trap[table][key]
+    _trap["tripped"] -= set(mine)
+    if not outer:
+      previous = _trap["saved"][0]; _trap["saved"] = None
+      sys.setprofile(previous); threading.setprofile(previous)
+    else: sys.setprofile(_profile)
 
 # ---- devices and timing -------------------------------------------------------------------------------------------
 

@@ -128,6 +128,19 @@ def short(value:Any, limit:int=80) -> str:
 
 def show(e:Any, limit:int=80) -> str: return short(plain_value(e), limit)
 
+def same_scalar(a:Any, b:Any) -> bool:
+  """Equal and of the same type: True, 1 and 1.0 are three different answers (decoded JSON keeps bool, int and float
+  apart)."""
+  return type(a) is type(b) and a == b
+
+def shown(e:Any, reveal:bool=True, limit:int=80) -> str:
+  """The learner's value in a message: whole when `reveal`; for a hidden check only numbers, booleans and None (text
+  or an object's repr could carry anything out)."""
+  if reveal: return show(e, limit)
+  plain = plain_value(e)
+  ok = lambda v: v is None or type(v) in (bool, int, float) or (type(v) in (list, tuple) and len(v) <= 8 and all(ok(x) for x in v))
+  return show(e, limit) if ok(plain) else f"a value of another kind ({type(plain).__name__})"
+
 def _index(idx) -> str: return "[" + ", ".join(str(int(i)) for i in idx) + "]"
 
 def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) -> str|None:
@@ -137,7 +150,7 @@ def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) ->
   if is_array(actual) or is_array(expected):
     import numpy as np
     a, b = as_array(actual), as_array(expected)
-    if a is None or b is None: return f"{at(path)}{exp(show(expected))}got {show(actual)}"
+    if a is None or b is None: return f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
     if a.shape != b.shape: return f"{at(path)}{exp(f'shape {b.shape}')}got shape {a.shape}"
     diff = a != b
     if diff.any():
@@ -147,12 +160,13 @@ def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) ->
     return None
   ta, tb = _kind(actual), _kind(expected)
   if ta != tb or ta == "scalar":
-    if ta == tb == "scalar" and actual == expected: return None
-    return f"{at(path)}{exp(show(expected))}got {show(actual)}"
+    if ta == tb == "scalar" and same_scalar(actual, expected): return None
+    return f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
   if ta in ("list", "tuple"):
     la, lb = (actual, expected) if ta == "list" else (actual["__tuple__"], expected["__tuple__"])
     if all(_kind(x) == "scalar" for x in la + lb) and len(show(actual)) + len(show(expected)) < 100:
-      return None if la == lb else f"{at(path)}{exp(show(expected))}got {show(actual)}"     # short: show both whole
+      same = len(la) == len(lb) and all(same_scalar(x, y) for x, y in zip(la, lb))
+      return None if same else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"     # short: show both whole
     for i, (x, y) in enumerate(zip(la, lb)):
       if (d := first_difference(x, y, f"{path}[{i}]", reveal)): return d
     if len(la) != len(lb): return f"{at(path)}{exp(f'{len(lb)} items')}got {len(la)}"
@@ -169,8 +183,8 @@ def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) ->
     return None
   if ta == "set":
     sa, sb = {json.dumps(x, sort_keys=True) for x in actual["__set__"]}, {json.dumps(x, sort_keys=True) for x in expected["__set__"]}
-    return None if sa == sb else f"{at(path)}{exp(show(expected))}got {show(actual)}"
-  return None if actual == expected else f"{at(path)}{exp(show(expected))}got {show(actual)}"
+    return None if sa == sb else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
+  return None if actual == expected else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
 
 def _kind(e:Any) -> str:
   if isinstance(e, list): return "list"
@@ -185,7 +199,7 @@ def _close(actual:Any, expected:Any, opts:dict, reveal:bool) -> str|None:
   if actual is None: return "expected a tensor, got None"
   b = as_array(expected)
   a = as_array(actual)
-  if a is None: return f"expected numbers, got {show(actual)}"
+  if a is None: return f"expected numbers, got {shown(actual, reveal)}"
   if b is None: return "the reference is not numbers"                     # an authoring error; the reference run says so
   if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}" if reveal else f"shape {tuple(a.shape)} differs from the reference's"
   if opts.get("dtype", True):
@@ -214,38 +228,42 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
   if kind == "close": return _close(actual, expected, opts, reveal)
   if kind == "equal": return first_difference(actual, expected, reveal=reveal)
   if kind == "true":
-    return None if actual is True else ("the condition is false" if actual is False else f"the condition is not a bool but {show(actual)}")
+    return None if actual is True else ("the condition is false" if actual is False else f"the condition is not a bool but {shown(actual, reveal)}")
   if kind == "contains":
-    if not isinstance(actual, str): return f"expected a string, got {show(actual)}"
+    if not isinstance(actual, str): return f"expected a string, got {shown(actual, reveal)}"
     return None if isinstance(expected, str) and expected in actual else (f"expected to find {expected!r} in it" if reveal else "a part the reference has is missing")
   if kind == "type":
     want = _types(expected)
     got = actual["__type__"] if isinstance(actual, dict) and "__type__" in actual else []
     if any(w in got for w in want): return None
     names = " or ".join(w.rsplit(".", 1)[-1] for w in want)
-    return f"expected a {names}, got {got[0].rsplit('.', 1)[-1] if got else show(actual)}"
+    mine = got[0].rsplit('.', 1)[-1] if got else shown(actual, reveal)
+    return f"expected a {names}, got {mine}" if reveal else f"a {mine} is not the type the reference expects"
   if kind == "raises":
     want = _types(expected)
-    if actual is None: return f"expected it to raise {' or '.join(w.rsplit('.', 1)[-1] for w in want)}, but it returned normally"
+    names = " or ".join(w.rsplit(".", 1)[-1] for w in want)
+    if actual is None: return f"expected it to raise {names}, but it returned normally" if reveal else "it returned normally; the reference expects an exception"
     got = actual.get("__type__", []) if isinstance(actual, dict) else []
-    return None if any(w in got for w in want) else f"expected {' or '.join(w.rsplit('.', 1)[-1] for w in want)}, it raised {got[0].rsplit('.', 1)[-1] if got else show(actual)}"
+    if any(w in got for w in want): return None
+    mine = got[0].rsplit('.', 1)[-1] if got else shown(actual, reveal)
+    return f"expected {names}, it raised {mine}" if reveal else f"it raised {mine}, not the exception the reference expects"
   if kind == "range":
     low, high = (plain_value(x) for x in plain_value(expected)) if isinstance(plain_value(expected), (list, tuple)) else (None, None)
     a = plain_value(actual)
-    if type(a) not in (int, float) or isinstance(a, bool) or (isinstance(a, float) and math.isnan(a)): return f"expected a number, got {show(actual)}"
+    if type(a) not in (int, float) or isinstance(a, bool) or (isinstance(a, float) and math.isnan(a)): return f"expected a number, got {shown(actual, reveal)}"
     inside = (low is None or a >= low) and (high is None or a <= high)
     return None if inside else (f"expected a value in [{low}, {high}], got {a!r}" if reveal else f"{a!r} is outside the range the reference allows")
   if kind == "agree":
     a, b = as_array(actual), as_array(expected)
-    if a is None: return f"expected numbers, got {show(actual)}"
+    if a is None: return f"expected numbers, got {shown(actual, reveal)}"
     if b is None: return "the reference is not numbers"
-    if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}"
+    if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}" if reveal else f"shape {tuple(a.shape)} differs from the reference's"
     frac = float((a == b).mean()) if a.size else 1.0
     need = float(opts.get("at_least", 1.0))
     return None if frac >= need else f"{frac:.2%} of the {a.size} elements agree with the reference; at least {need:.2%} needed"
   if kind == "set":
     sa, sb = actual.get("__set__") if isinstance(actual, dict) else None, expected.get("__set__") if isinstance(expected, dict) else None
-    if sa is None: return f"expected a collection, got {show(actual)}"
+    if sa is None: return f"expected a collection, got {shown(actual, reveal)}"
     ka, kb = {json.dumps(x, sort_keys=True): x for x in sa}, {json.dumps(x, sort_keys=True): x for x in sb or []}
     missing, extra = [kb[k] for k in kb if k not in ka], [ka[k] for k in ka if k not in kb]
     if not missing and not extra: return None

@@ -10,7 +10,7 @@ from pathlib import Path
 from nbformat import NotebookNode
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
-from autograder.checks import MIME
+from autograder.checks import MIME, FORBIDDEN_MIME
 from autograder.sandbox import SandboxedKernelManager
 
 DEFAULT_CELL_TIMEOUT, DEFAULT_TIMEOUT = 60, 120
@@ -20,7 +20,7 @@ PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUD
 
 @dataclass
 class Run:
-  status: str = "completed"                                # completed | timeout | kernel_died
+  status: str = "completed"                                # completed | timeout | kernel_died | memory_limit | disk_limit | process_limit
   cells: dict[int, str] = field(default_factory=dict)      # code cell index -> ran | timeout | not_run
   execution_counts: dict[int, int] = field(default_factory=dict)
   replies: dict[int, dict] = field(default_factory=dict)     # code cell index -> the kernel's execute_reply content
@@ -57,6 +57,14 @@ def observations(cell:NotebookNode) -> list[dict]:
     rec = o.get("data", {}).get(MIME) if o.get("output_type") == "display_data" else None
     if isinstance(rec, dict) and isinstance(rec.get("site"), str) and type(rec.get("k")) is int: out.append(rec)
   return out
+
+def forbidden_names(cell:NotebookNode) -> list[str]:
+  """The attributes the cell's forbidden() blocks named (published by the reference run only; see checks.forbidden)."""
+  out = set()
+  for o in cell.get("outputs", []):
+    rec = o.get("data", {}).get(FORBIDDEN_MIME) if o.get("output_type") == "display_data" else None
+    if isinstance(rec, list): out |= {x for x in rec if isinstance(x, str)}
+  return sorted(out)
 
 MAX_CELL_OUTPUT = 32 << 20      # bytes of output a cell may send the grader; the rest is dropped (a flood must not fill its memory)
 
@@ -102,19 +110,21 @@ def run_parent() -> str:
   return tmp if len(tmp) <= 40 else "/tmp"
 
 def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:float, on_cell=None, run_dir:Path|None=None,
-                 sandbox:list[str]|None=None, env:dict|None=None, base_env:dict|None=None) -> Run:
+                 sandbox:list[str]|None=None, env:dict|None=None, base_env:dict|None=None, limits=None) -> Run:
   """Execute `nb` in place (outputs land in its cells) with `workdir` as the kernel's working folder. `sandbox` is
   the command prefix the kernel starts in (see sandbox.command), `run_dir` the folder holding everything the kernel
   may write besides `workdir` (default: a temporary folder). `on_cell(done, total)` is called after each code cell, for progress."""
   if run_dir is None:
     with tempfile.TemporaryDirectory(prefix="autograder-run-", dir=run_parent()) as tmp:
-      return run_notebook(nb, workdir, cell_timeout, timeout, on_cell, Path(tmp), sandbox, env, base_env)
+      return run_notebook(nb, workdir, cell_timeout, timeout, on_cell, Path(tmp), sandbox, env, base_env, limits)
+  from autograder.limits import Group, disk_used
   run = Run()
+  group = Group(limits) if limits is not None else None
   code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
   run.cells = {i: "not_run" for i in code}
   km = SandboxedKernelManager(kernel_name="python3", transport="ipc", ip=str(run_dir / "rt" / "kernel"),
                               connection_file=str(run_dir / "rt" / "kernel.json"))
-  km.prefix = list(sandbox or [])
+  km.prefix = (group.prefix() + limits.prefix() if limits is not None else []) + list(sandbox or [])
   km.client_class = "autograder.execute.CappedKernelClient"
   # nbclient's interrupt path, not CellTimeoutError: after that error its output poller keeps running and swallows the
   # next cells' outputs. The timeout reply carries TIMEOUT_ENAME so the cell can be told apart from an ordinary error.
@@ -126,7 +136,12 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
   spent = threading.Event()
   def watchdog():                                          # the notebook's limit, whatever the kernel does
     if not spent.wait(max(0.0, deadline - time.monotonic()) + 10): _kill_group(km)
+  over_disk = threading.Event()
+  def disk_watch():                                        # the run folder is the kernel's disk: stop it when too full
+    while limits is not None and not spent.wait(0.5):
+      if disk_used(run_dir) > limits.disk_mb << 20: over_disk.set(); _kill_group(km); return
   threading.Thread(target=watchdog, daemon=True).start()
+  threading.Thread(target=disk_watch, daemon=True).start()
   try:
     with client.setup_kernel(env=kernel_env(run_dir, workdir, env, base_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
       try: os.unlink(km.connection_file)                   # the key stays in the grader; nothing in the sandbox needs the file now
@@ -152,4 +167,10 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
   finally:
     spent.set()
     _kill_group(km)
+    hit = f"disk limit exceeded (more than {limits.disk_mb} MB written)" if over_disk.is_set() else group.hit() if group is not None else ""
+    if not hit and limits is not None and any(r.get("ename") == "MemoryError" for r in run.replies.values()):
+      hit = f"memory limit exceeded ({limits.memory_mb} MB)"
+    if hit:
+      run.status, run.message = {"disk": "disk_limit", "memo": "memory_limit", "proc": "process_limit"}[hit[:4]], hit
+    if group is not None: group.close()
   return run

@@ -25,8 +25,27 @@ def _dotted(node:ast.AST) -> tuple[str, ...]:
   if isinstance(node, ast.Name): parts.append(node.id)
   return tuple(reversed(parts))
 
-def scan(source:str, where:str) -> list[dict]:
-  """The flags of one piece of code: [{"where": "ans_x, line 3", "what": "...", "rule": "..."}]."""
+def _text(node:ast.AST) -> str|None:
+  """A string the code spells out, also in pieces: "gra" + "dient", "".join(["gra", "dient"]), f"{'gra'}dient"."""
+  if isinstance(node, ast.Constant) and isinstance(node.value, str): return node.value
+  if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+    a, b = _text(node.left), _text(node.right)
+    return a + b if a is not None and b is not None else None
+  if isinstance(node, ast.JoinedStr):
+    parts = [_text(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+    return "".join(parts) if all(p is not None for p in parts) else None
+  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and node.args \
+     and isinstance(node.args[0], (ast.List, ast.Tuple)) and (sep := _text(node.func.value)) is not None:
+    parts = [_text(e) for e in node.args[0].elts]
+    return sep.join(parts) if all(p is not None for p in parts) else None
+  return None
+
+def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[dict]:
+  """The flags of one piece of code: [{"where": "ans_x, line 3", "what": "...", "rule": "..."}]. `forbidden`: the
+  names of the functions the module's tests forbid during the learner's calls (tinygrad's own `gradient`, `dot`, ...):
+  any mention of one (an attribute, a name, a string however it is put together) and any attribute read by a
+  computed name (`getattr(Tensor, name)`) is flagged, since such a reference taken outside a forbidden block reaches
+  the same function."""
   try: tree = ast.parse(source)
   except SyntaxError:
     from autograder.transform import python_source
@@ -35,6 +54,12 @@ def scan(source:str, where:str) -> list[dict]:
   out = []
   def flag(node, rule, what): out.append({"where": f"{where}, line {getattr(node, 'lineno', '?')}", "rule": rule, "what": what})
   for n in ast.walk(tree):
+    if forbidden:
+      said = n.attr if isinstance(n, ast.Attribute) else n.id if isinstance(n, ast.Name) else _text(n) if isinstance(n, (ast.Constant, ast.BinOp, ast.JoinedStr, ast.Call)) else None
+      if said is not None and said in forbidden: flag(n, "forbidden function", f"refers to {said}")
+      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("getattr", "vars") and len(n.args) >= (2 if n.func.id == "getattr" else 1) \
+         and (n.func.id == "vars" or _text(n.args[1]) is None):
+        flag(n, "forbidden function", f"reads an attribute by a computed name ({n.func.id})")
     if isinstance(n, (ast.Import, ast.ImportFrom)):
       names = [a.name for a in n.names] + ([n.module] if isinstance(n, ast.ImportFrom) and n.module else [])
       for name in names:
@@ -78,11 +103,11 @@ def scan(source:str, where:str) -> list[dict]:
       flag(n, "reads outside the working folder", f"mentions {n.value[:60]!r}")
   return out
 
-def flags(answers:list[tuple[str, str]], allow:list[str]=()) -> list[dict]:
+def flags(answers:list[tuple[str, str]], allow:list[str]=(), forbidden:set[str]=frozenset()) -> list[dict]:
   """Flags of (where, source) pairs, minus the rules the module allows."""
   out, seen = [], set()
   for where, src in answers:
-    for f in sorted(scan(src, where), key=lambda f: int(f["where"].rsplit(" ", 1)[-1]) if f["where"].rsplit(" ", 1)[-1].isdigit() else 0):
+    for f in sorted(scan(src, where, set(forbidden)), key=lambda f: int(f["where"].rsplit(" ", 1)[-1]) if f["where"].rsplit(" ", 1)[-1].isdigit() else 0):
       if f["rule"] not in set(allow) and (f["where"], f["rule"]) not in seen:
         seen.add((f["where"], f["rule"])); out.append(f)
   return out

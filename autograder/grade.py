@@ -8,12 +8,13 @@ import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sy
 from contextlib import closing
 from pathlib import Path
 from autograder import sandbox
-from autograder.assemble import Unreadable, read_notebook, assemble, prepare_workdir, module_settings, safe_file, remove_tree
-from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, has_solution_region, defined_names, hint
+from autograder.assemble import Unreadable, read_notebook, parse_notebook, read_submission, assemble, prepare_workdir, module_settings, remove_tree
+from autograder.cells import grade_id, is_answer, is_test, is_isolated, points, task_titles, defined_names, hint
 from autograder.course import DATA, notebook_path
 from autograder.execute import limits, run_notebook, run_parent
 from autograder.flags import flags
-from autograder.transform import RECORDER, hidden_text, prepare
+from autograder.limits import Limits
+from autograder.transform import RECORDER, hidden_text, prepare, notebook_sites
 from autograder.verdict import Redactor, judge, outcome
 
 def cache_root() -> Path:
@@ -48,10 +49,11 @@ def _checker_notebook(prepared, assembled):
   out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
   return out
 
-def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:bool, on_cell=None, seed_db:Path|None=None) -> tuple[dict, str, str, str]:
+def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None) -> tuple[dict, str, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
-  copy of the module. Isolated tests run first, in a kernel of their own. Returns (the outcome of each test by id,
-  the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
+  copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
+  module's resource limits (see limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
+  of each test by id, the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
   writes its cache there."""
   settings = module_settings(nb)
@@ -66,15 +68,16 @@ def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:b
     run_dir = Path(tempfile.mkdtemp(prefix=f"grade-{module}-", dir=run_parent()))
     try:
       workdir = run_dir / module
-      prepare_workdir(Path(source_root) / module, Path(submission_root) / module, workdir, settings.get("learner_files", []))
+      prepare_workdir(Path(source_root) / module, files, workdir, settings.get("learner_files", []))
       _copy_db(seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache(), run_dir / "cache.db")
       sandbox.provide_package(run_dir, ok)
       hide = [DATA / h for h in settings.get("hide_data", [])] if learner else []
-      prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide) if ok else []
+      allowed = Limits.of(settings) if learner else Limits.of(settings).scaled(REFERENCE_SLACK)
+      prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide, tmp_mb=allowed.tmp_mb) if ok else []
       extra = {"CACHEDB": str(run_dir / "cache.db"), "WORKBOOK_DATA": str(DATA)}
       cell_limit, limit = limits(nb)
       slack = 1.0 if learner else REFERENCE_SLACK
-      run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=extra)
+      run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=extra, limits=allowed)
       if not learner:
         _copy_db(run_dir / "cache.db", tinygrad_cache())
         if seed_db is not None: _copy_db(run_dir / "cache.db", seed_db)
@@ -107,7 +110,7 @@ def reference(module:str, source_root:Path, on_cell=None) -> dict:
       except ValueError: pass
     source = read_notebook(notebook_path(source_root, module))
     start = time.monotonic()
-    tests, status, message, _ = run_module(assemble(source, source), module, source_root, source_root, learner=False, on_cell=on_cell,
+    tests, status, message, _ = run_module(assemble(source, source), module, source_root, None, learner=False, on_cell=on_cell,
                                            seed_db=path.with_suffix(".db"))
     result = {"status": status, "message": message, "seconds": round(time.monotonic() - start, 2), "tests": tests, "db": str(path.with_suffix(".db"))}
     if status == "completed" and all(t["state"] == "ran" and (t["error"] is None or t["error"][0] == "CheckSkipped") for t in tests.values()):
@@ -120,44 +123,48 @@ def _unexecuted(source, message:str, status:str="not_run") -> list[dict]:
   return [{"id": grade_id(c), "status": status, "score": 0.0, "max_score": points(c), "message": message}
           for c in source.cells if is_test(c)]
 
-def _learner_answers(source, submission, source_dir:Path, submission_dir:Path) -> list[tuple[str, str]]:
+def _learner_answers(assembled, source_dir:Path, files:dict[str, bytes]) -> list[tuple[str, str]]:
   """(where, text) of the learner's answer cells and answer files, for the flags."""
-  out = [(grade_id(c) or f"cell {i + 1}", c.source) for i, c in enumerate(assemble(source, submission).cells) if is_answer(c)]
-  for path in sorted(source_dir.rglob("*")):
-    rel = path.relative_to(source_dir)
+  from autograder.assemble import answer_files
+  out = [(grade_id(c) or f"cell {i + 1}", c.source) for i, c in enumerate(assembled.cells) if is_answer(c)]
+  for name in answer_files(source_dir):
     try:
-      if not path.is_file() or path.suffix == ".ipynb" or not has_solution_region(path.read_text()) or (mine := safe_file(submission_dir, rel)) is None: continue
-      out.append((str(rel), mine.read_text()))
-    except (UnicodeDecodeError, OSError): pass
+      if name in files: out.append((name, files[name].decode()))
+    except UnicodeDecodeError: pass
   return out
 
 def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=None) -> dict:
-  """One module's part of the report; `on_cell(done, total)` is called as code cells finish."""
+  """One module's part of the report; `on_cell(done, total)` is called as code cells finish. The submission is read
+  once, here (assemble.read_submission); nothing later opens the submission folder."""
   start = time.monotonic()
   source = read_notebook(notebook_path(source_root, module))     # the trusted source must read; if not, that is ours to fix
+  settings = module_settings(source)
   status, message, tests, module_flags, used = "graded", "", None, [], ""
-  rel = Path(module) / f"{module}.ipynb"
-  path = safe_file(submission_root, rel)
-  if path is None:
-    status = "missing"
-    message = f"no notebook at {rel}" + (" (a symbolic link is not followed)" if os.path.islink(Path(submission_root) / rel) or os.path.islink(Path(submission_root) / module) else "")
+  mine = read_submission(Path(source_root) / module, Path(submission_root), module, settings.get("learner_files", []))
+  if mine.notebook_text is None: status, message = "missing", mine.missing
   else:
-    try: submission = read_notebook(path)
-    except Unreadable as e: status, message = "unreadable", f"cannot read {path.name}: {e}"
+    try: submission = parse_notebook(mine.notebook_text)
+    except Unreadable as e: status, message = "unreadable", f"cannot read {module}.ipynb: {e}"
   if status == "graded":
     ref = reference(module, source_root, on_cell=on_cell)
-    got, run_status, run_message, used = run_module(assemble(source, submission), module, source_root, submission_root, learner=True,
+    assembled = assemble(source, submission)
+    got, run_status, run_message, used = run_module(assembled, module, source_root, mine.files, learner=True,
                                                     on_cell=on_cell, seed_db=Path(ref["db"]) if ref.get("db") else None)
     redact = Redactor(hidden_text(source))
     titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
+    known = notebook_sites(source)
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
-                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact) for c in source.cells if is_test(c)]
+                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known)
+             for c in source.cells if is_test(c)]
     hints = {grade_id(c): hint(c) for c in source.cells if is_test(c)}
     for t in tests:
       if t["status"] != "passed" and hints.get(t["id"]): t["hint"] = hints[t["id"]]
     if run_status != "completed": status, message = run_status, redact(run_message)
-    module_flags = flags(_learner_answers(source, submission, Path(source_root) / module, Path(submission_root) / module), module_settings(source).get("allow_flags", []))
+    banned = set().union(*(set(t.get("forbidden", [])) for t in ref["tests"].values()))
+    module_flags = flags(_learner_answers(assembled, Path(source_root) / module, mine.files), settings.get("allow_flags", []), banned)
+    for t in tests:
+      if (why := t.pop("forged", None)): module_flags.append({"where": t["id"], "rule": "forged observation", "what": why})
   if tests is None: tests = _unexecuted(source, message)
   return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags,
           "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),

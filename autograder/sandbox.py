@@ -35,16 +35,17 @@ def _python_roots() -> list[Path]:
   roots |= {Path(os.path.realpath(p)) for p in sys.path if p and Path(p).is_dir() and "site-packages" in p}
   return sorted(r for r in roots if not str(r).startswith("/usr"))
 
-def command(run_dir:Path, workdir:Path, reads:list[Path]=(), hide:list[Path]=()) -> list[str]:
+def command(run_dir:Path, workdir:Path, reads:list[Path]=(), hide:list[Path]=(), tmp_mb:int|None=None) -> list[str]:
   """The bwrap prefix for a kernel whose only writable folder is `run_dir` (it contains `workdir`). `reads` are
-  extra folders visible read-only (the course data); `hide` are files inside them that stay invisible."""
+  extra folders visible read-only (the course data); `hide` are files inside them that stay invisible; `tmp_mb`: the
+  size of the sandbox's own /tmp."""
   args = ["bwrap", "--unsetenv", "JPY_PARENT_PID", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
           "--unshare-net", "--unshare-cgroup-try", "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
   for top in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
     p = Path("/") / top
     if p.is_symlink(): args += ["--symlink", os.readlink(p), str(p)]
     elif p.is_dir(): args += ["--ro-bind", str(p), str(p)]
-  args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+  args += ["--proc", "/proc", "--dev", "/dev"] + (["--size", str(tmp_mb << 20)] if tmp_mb else []) + ["--tmpfs", "/tmp"]
   for dev in sorted(Path("/dev").glob("nvidia*")) + sorted(Path("/dev/dri").glob("*")) + [Path("/dev/kfd")]:   # GPUs stay usable
     if dev.exists(): args += ["--dev-bind", str(dev), str(dev)]
   for extra in ("/sys", "/opt/cuda", "/run/nvidia-persistenced"):     # (the driver's files under /usr are bound already)

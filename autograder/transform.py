@@ -56,18 +56,100 @@ class _Sites(ast.NodeTransformer):
     node.keywords = [k for k in node.keywords if k.arg != "_site"] + [ast.keyword("_site", ast.Constant(f"{self.cell_id}:{node.lineno}:{node.col_offset}"))]
     return node
 
+def sites(source:str, cell_id:str) -> set[str]:
+  """The site ids the transform gives the checks of a trusted cell: the only sites its records may name."""
+  out = set()
+  class Collect(_Sites):
+    def visit_Call(self, node):
+      node = super().visit_Call(node)
+      if _check_name(node): out.add(next(k.value.value for k in node.keywords if k.arg == "_site"))
+      return node
+  try: Collect(cell_id, learner=True).visit(ast.parse(python_source(source)))
+  except SyntaxError: pass
+  return out
+
+def notebook_sites(nb) -> set[str]:
+  """Every site the transform gives the checks of the notebook's trusted cells (test cells, and set-up cells whose
+  helpers a test calls), with the cell ids `prepare` uses."""
+  from autograder.cells import grade_id, is_answer, is_test
+  cells = [c for c in nb.cells if not c.get("metadata", {}).get("autograder", {}).get("skip_grading") or is_answer(c) or is_test(c)]
+  return set().union(*(sites(c.source, grade_id(c) or f"cell{i}") for i, c in enumerate(cells) if c.cell_type == "code" and not is_answer(c)))
+
 def _recorder_call(fn:str, arg) -> ast.stmt:
   return ast.parse(f"{RECORDER}.{fn}({arg!r})").body[0]
 
-def transform(source:str, cell_id:str, learner:bool, test:bool) -> str:
+def _loaded(node:ast.AST) -> set[str]:
+  return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+def _free_loads(stmt:ast.stmt) -> set[str]:
+  """Names a statement reads from outside itself: not the parameters of its lambdas and functions, their locals, the
+  targets of its comprehensions, or a loop's own variable (all bound afresh before they are read)."""
+  bound = set()
+  for n in ast.walk(stmt):
+    if isinstance(n, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+      a = n.args
+      bound |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [v for v in (a.vararg, a.kwarg) if v]}
+      if not isinstance(n, ast.Lambda): bound |= _stored_names(n.body)
+    elif isinstance(n, ast.comprehension): bound |= _stored_names([n.target])
+  if isinstance(stmt, (ast.For, ast.AsyncFor)): bound |= _stored_names([stmt.target]) - _loaded(stmt.iter)
+  return _loaded(stmt) - bound
+
+def _changed(node:ast.AST, modules:set[str]) -> set[str]:
+  """Names a statement may bind or change: assigned, defined, imported, and (since a call may mutate what it is given)
+  objects whose methods it calls, that it passes to a call, or whose items or attributes it sets; modules aside."""
+  out = _stored_names([node])
+  for n in ast.walk(node):
+    if isinstance(n, ast.Call) and not _check_name(n):           # (a check changes nothing it is given)
+      if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name): out.add(n.func.value.id)
+      out |= {a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+    elif isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+      root = n
+      while isinstance(root, (ast.Subscript, ast.Attribute)): root = root.value
+      if isinstance(root, ast.Name): out.add(root.id)
+  return out - modules
+
+def _imported(tree:ast.AST) -> set[str]:
+  return {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+
+def hidden_statements(tree:ast.Module, hidden:set[int], tainted:set[str], fixed:set[str]=frozenset()) -> list[bool]:
+  """For each top-level statement of a cell: whether what it observes is hidden. A statement is hidden when it stands
+  in a hidden-test region, or when it reads a name that hidden code set or changed (directly or through other names,
+  in this cell or an earlier one): a check after the region that looks at what the region computed (module 07's
+  battery reads the results of the hidden ops) observes hidden data, wherever its line stands. `tainted` (the names
+  that carry hidden data) is updated in place; a visible statement that rebinds a name without reading hidden data
+  clears it. Checks reached at run time from hidden code are hidden too (the recorder's flag is on while it runs).
+  `fixed`: names that hidden code cannot change for this purpose (imported modules and classes, the notebook's own
+  functions)."""
+  modules = _imported(tree) | set(fixed)
+  out = []
+  for stmt in tree.body:
+    inside = stmt.lineno in hidden
+    reads = bool(_free_loads(stmt) & tainted)
+    if inside or reads: tainted |= _changed(stmt, modules)
+    else: tainted -= _stored_names([stmt]) - _free_loads(stmt)
+    out.append(inside or reads)
+  return out
+
+def fixed_names(sources:list[str]) -> set[str]:
+  """Names the trusted cells import, or bind to functions and classes at their top level outside hidden regions."""
+  out = set()
+  for source in sources:
+    try: tree = ast.parse(python_source(source))
+    except SyntaxError: continue
+    hidden = hidden_lines(source)
+    out |= _imported(tree) | {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.lineno not in hidden}
+  return out
+
+def transform(source:str, cell_id:str, learner:bool, test:bool, tainted:set[str]|None=None, fixed:set[str]=frozenset()) -> str:
   """The cell as the grader runs it: sites on every check, the oracle cut out when `learner`, and for a test cell
-  (`test`) the recorder told where the cell and its hidden part begin."""
+  (`test`) the recorder told where the cell begins and which of its statements observe hidden data (see
+  hidden_statements; `tainted` carries the names that hold hidden data from cell to cell)."""
   hidden = hidden_lines(source)
   tree = _Sites(cell_id, learner).visit(ast.parse(python_source(source)))
+  flow = hidden_statements(tree, hidden, tainted if tainted is not None else set(), fixed)
   if test:
     body, inside = [], False
-    for stmt in tree.body:
-      now = stmt.lineno in hidden
+    for stmt, now in zip(tree.body, flow):
       if now != inside: body.append(_recorder_call("hidden", now)); inside = now
       body.append(stmt)
     head = ast.parse(f"import autograder.checks as {RECORDER}\n{RECORDER}.begin({cell_id!r})").body
@@ -143,6 +225,21 @@ def _spans_marker(source:str, stmt:ast.stmt) -> bool:
   lines = source.splitlines()[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
   return any(BEGIN_HIDDEN in l or END_HIDDEN in l for l in lines)
 
+def observes_hidden(cells:list[tuple[str, str, bool]]) -> list[str]:
+  """The lint for hidden data seen from visible lines: each check outside a hidden-test region that observes what
+  the region computed, for cells given as (cell_id, source, is_test) in notebook order. The grader treats these checks
+  as hidden (no expected value in a message; see hidden_statements); an author may rather move them into the region."""
+  out, tainted, fixed = [], set(), fixed_names([s for _, s, _ in cells])
+  for cell_id, source, _ in cells:
+    try: tree = ast.parse(python_source(source))
+    except SyntaxError: continue
+    hidden = hidden_lines(source)
+    for stmt, flows in zip(tree.body, hidden_statements(tree, hidden, tainted, fixed)):
+      if flows and stmt.lineno not in hidden:
+        for n in ast.walk(stmt):
+          if isinstance(n, ast.Call) and _check_name(n): out.append(f"{cell_id}, line {n.lineno}: {n.func.id} observes data of the hidden tests")
+  return out
+
 def hidden_text(nb) -> set[str]:
   """Every line the learner's kernel receives that comes from a hidden-test region, as written and as transformed,
   stripped: a message quoting one of them is withheld."""
@@ -168,9 +265,10 @@ def prepare(nb, learner:bool):
   from autograder.cells import grade_id, is_answer, is_test
   out = copy.deepcopy(nb)
   out.cells = [c for c in out.cells if not c.get("metadata", {}).get("autograder", {}).get("skip_grading") or is_answer(c) or is_test(c)]
+  tainted, fixed = set(), fixed_names([c.source for c in out.cells if c.cell_type == "code" and not is_answer(c)])
   for i, cell in enumerate(out.cells):
     if cell.cell_type == "code" and not is_answer(cell):
-      cell.source = transform(cell.source, grade_id(cell) or f"cell{i}", learner, is_test(cell))
+      cell.source = transform(cell.source, grade_id(cell) or f"cell{i}", learner, is_test(cell), tainted, fixed)
   mode = "learner" if learner else "reference"
   out.cells.insert(0, new_code_cell(f"import autograder.checks as {RECORDER}\n{RECORDER}.configure({mode!r})"))
   return out

@@ -12,11 +12,11 @@ MODULE = "01_tensor_basics"
 SOLUTIONS, PROJECTS = REPO / "solutions", REPO / "projects"
 needs_sandbox = pytest.mark.skipif(not available()[0], reason=f"no sandbox here: {available()[1]}")
 
-def submit(tmp_path, attack:str, answer="ans_make_tensors"):
-  """The released starter with `attack` as the source of one answer cell."""
+def submit(tmp_path, attack:str, answer="ans_make_tensors", module=MODULE):
+  """The released starter of `module` with `attack` as the source of one answer cell."""
   root = tmp_path / "submission"
-  shutil.copytree(PROJECTS / MODULE, root / MODULE)
-  path = root / MODULE / f"{MODULE}.ipynb"
+  shutil.copytree(PROJECTS / module, root / module)
+  path = root / module / f"{module}.ipynb"
   nb = nbformat.read(str(path), as_version=4)
   for c in nb.cells:
     if grade_id(c) == answer: c.source = textwrap.dedent(attack)
