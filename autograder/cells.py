@@ -4,6 +4,7 @@ import ast, re
 from nbformat import NotebookNode
 from nbgrader.utils import is_grade, is_solution
 from nbgrader.preprocessors import ClearSolutions
+from autograder.hints import is_hint_cell
 
 # Spelled in two parts so that the grader's own code never holds a marker: a learner repository must hold none.
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN " + "SOLUTION", "### END " + "SOLUTION"
@@ -46,6 +47,7 @@ def task_titles(nb:NotebookNode) -> dict[int, str]:
   """Each test cell's task, by cell index: 'Task 2.1' when the markdown above names one, else the last heading."""
   titles, heading, task = {}, "", ""
   for i, cell in enumerate(nb.cells):
+    if is_hint_cell(cell): continue                      # a task's hints name it, but open no new task
     if cell.cell_type == "markdown":
       heading = (headings(cell.source) or [heading])[-1]
       if (m := TASK.search(cell.source)): task = f"Task {m[1]}"
@@ -53,11 +55,12 @@ def task_titles(nb:NotebookNode) -> dict[int, str]:
     elif is_test(cell): titles[i] = task or heading
   return titles
 
-def hint(cell:NotebookNode) -> str:
-  """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint`, else the `# Hint:`
+def hint(cell:NotebookNode, pointer:str="") -> str:
+  """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint` (a short pointer),
+  followed by `pointer` (where to ask for the task's hints, when it has hint cells); without either, the `# Hint:`
   comment lines of the cell's visible part."""
   own = cell.get("metadata", {}).get("autograder", {}).get("hint")
-  if own: return str(own)
+  if own or pointer: return "; ".join(str(x) for x in (own, pointer) if x)
   lines = []
   for line in cell.source.splitlines():
     if BEGIN_HIDDEN in line: break

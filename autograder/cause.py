@@ -1,0 +1,117 @@
+"""Messages that find the cause of a failing test, the same in self-check and grading.
+
+* Which function raised: the frames of the error's traceback that lie in answer cells name the learner's function
+  that raised; when it belongs to another task, the test depends on that task ("depends on Task 2.1,
+  exp_fusion_rule, which raised NotImplementedError").
+* Which other tasks a test uses: a name a test cell reads that an answer cell of another task defines, or that a
+  cell computed from such a function (`savings = jit_savings(step)`), ties the test to that task; a failing check in
+  it may come from there. Only the visible lines of a test are read, so that nothing is said about hidden checks.
+
+Every text here comes from the trusted notebook (task titles, function names) or is a line number; the traceback of
+a learner's run is only searched for frame headers.
+"""
+from __future__ import annotations
+import ast, re
+from nbformat import NotebookNode
+from autograder.cells import TASK, defined_names, grade_id, headings, is_answer, is_test
+from autograder.hints import is_hint_cell
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_]*))?")
+MAX_TRACEBACK = 400                              # entries of a traceback that are read (a learner's run may send many)
+
+def cell_tasks(nb:NotebookNode) -> dict[int, str]:
+  """Each code cell's task ('Task 2.1', or '' before the first task), by cell index: the last task the markdown above
+  it named, as for test titles."""
+  out, task = {}, ""
+  for i, cell in enumerate(nb.cells):
+    if is_hint_cell(cell): continue
+    if cell.cell_type == "markdown":
+      if (m := TASK.search(cell.source)): task = f"Task {m[1]}"
+      elif headings(cell.source): task = ""
+    elif cell.cell_type == "code": out[i] = task
+  return out
+
+def frames(traceback:list, execution_counts:dict[int, int]) -> list[tuple[int, int, str]]:
+  """(cell index, line, function) of each notebook frame of a traceback, outermost first; `execution_counts` maps
+  the numbers of `In[n]` to cell indices."""
+  out = []
+  for entry in (traceback or [])[:MAX_TRACEBACK]:
+    if not isinstance(entry, str): continue
+    for m in FRAME.finditer(ANSI.sub("", entry[:100_000])):
+      if (index := execution_counts.get(int(m[1]))) is not None: out.append((index, int(m[2]), m[3] or ""))
+  return out
+
+def raised_in(nb:NotebookNode, frame_list:list[tuple[int, int, str]]) -> dict|None:
+  """The deepest frame in an answer cell: {"cell", "task", "function", "line"} (cell by grade_id), or None."""
+  tasks = cell_tasks(nb)
+  for index, line, function in reversed(frame_list):
+    if 0 <= index < len(nb.cells) and is_answer(nb.cells[index]):
+      names = sorted(defined_names(nb.cells[index].source))
+      name = function if function and function != "<module>" else (names[0] if len(names) == 1 else "")
+      return {"cell": grade_id(nb.cells[index]) or f"cell {index + 1}", "task": tasks.get(index, ""), "function": name, "line": line}
+  return None
+
+def error_cause(nb:NotebookNode, test_index:int, ename:str, frame_list:list[tuple[int, int, str]]) -> str|None:
+  """What a test's error says about its cause: another task's function that raised, or the own function that is
+  still a stub. None when the traceback reaches no answer cell."""
+  where = raised_in(nb, frame_list)
+  if where is None: return None
+  own = cell_tasks(nb).get(test_index, "")
+  name = where["function"] or where["cell"]
+  if where["task"] and where["task"] != own: return f"depends on {where['task']}, {name}, which raised {ename}"
+  if ename == "NotImplementedError": return f"not attempted: {name} still raises NotImplementedError"
+  return None
+
+# ---- which other tasks a test uses (static) --------------------------------------------------------------------------
+
+def _statements(source:str) -> list[tuple[set[str], set[str]]]:
+  """(names read, names stored) of each top-level statement of a cell; a definition stores only its own name."""
+  from autograder.transform import python_source
+  try: tree = ast.parse(python_source(source))
+  except SyntaxError: return []
+  out = []
+  for stmt in tree.body:
+    loads = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    for scope in [n for n in ast.walk(stmt) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.comprehension))]:
+      loads -= {n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}   # locals (roughly)
+      loads -= {a.arg for a in ast.walk(scope) if isinstance(a, ast.arg)}
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): stores = {stmt.name}
+    else: stores = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    out.append((loads, stores))
+  return out
+
+def visible_source(source:str) -> str:
+  """A test cell without its hidden-test lines."""
+  from autograder.transform import hidden_lines
+  hidden = hidden_lines(source)
+  return "\n".join("" if n in hidden else line for n, line in enumerate(source.splitlines(), 1))
+
+def task_uses(nb:NotebookNode) -> dict[int, dict[str, str]]:
+  """For each test cell (by index), the other tasks whose answers its visible lines use: {task: function}. A name
+  carries the tasks of the answers its statement read, until a statement stores it again."""
+  tasks = cell_tasks(nb)
+  producers: dict[str, dict[str, str]] = {}       # name -> {task: the answer function behind it}
+  own_uses: dict[str, dict[str, str]] = {}        # task -> what its answer cells use of other answers
+  out = {}
+  for i, cell in enumerate(nb.cells):
+    if cell.cell_type != "code": continue
+    task = tasks.get(i, "")
+    everything: dict[str, str] = {}
+    for loads, stores in _statements(visible_source(cell.source) if is_test(cell) else cell.source):
+      used = {t: f for name in loads for t, f in producers.get(name, {}).items()}
+      everything.update(used)
+      for name in stores:
+        if is_answer(cell) and name in defined_names(cell.source): producers[name] = {task: name} if task else {}
+        elif used: producers[name] = dict(used)
+        else: producers.pop(name, None)
+    if is_answer(cell): own_uses.setdefault(task, {}).update({t: f for t, f in everything.items() if t != task})
+    elif is_test(cell): out[i] = {t: f for t, f in {**own_uses.get(task, {}), **everything}.items() if t and t != task}
+  return out
+
+def uses_note(uses:dict[str, str], failing:set[str]) -> str:
+  """A sentence for a failing test that uses other tasks' answers; '' when it uses none."""
+  if not uses: return ""
+  bad = [f"{f} ({t})" for t, f in uses.items() if t in failing]
+  if bad: return f"it uses {', '.join(bad)}, whose test fails too: fix that first"
+  return f"it uses {', '.join(f'{f} ({t})' for t, f in uses.items())}: a wrong value from there fails this test too"
