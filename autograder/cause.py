@@ -115,3 +115,30 @@ def uses_note(uses:dict[str, str], failing:set[str]) -> str:
   bad = [f"{f} ({t})" for t, f in uses.items() if t in failing]
   if bad: return f"it uses {', '.join(bad)}, whose test fails too: fix that first"
   return f"it uses {', '.join(f'{f} ({t})' for t, f in uses.items())}: a wrong value from there fails this test too"
+
+# ---- grading ----------------------------------------------------------------------------------------------------------
+
+def run_cause(nb:NotebookNode, index:int, run) -> str:
+  """The cause of a test cell's error in a run (see `error_cause`), '' when none is found. `nb` is the notebook the
+  run executed (indices as in `run`)."""
+  reply = run.replies.get(index, {})
+  if reply.get("status") != "error" or reply.get("ename") in ("CheckFailed", "CheckSkipped"): return ""
+  tb = reply.get("traceback") if isinstance(reply.get("traceback"), list) else []
+  return error_cause(nb, index, str(reply.get("ename", "Error"))[:100], frames(tb, run.execution_counts)) or ""
+
+def explain(tests:list[dict], causes:dict[str, str], source:NotebookNode):
+  """Grading's messages told like the self-check's: a test whose error came from another task's function says which
+  (instead of the bare error), a stub of its own says it is not attempted, and a failing test that uses other tasks'
+  answers says so. `tests` are judged results (changed in place), `causes` the run's causes by test id."""
+  index = {grade_id(c): i for i, c in enumerate(source.cells) if is_test(c)}
+  uses = task_uses(source)
+  failing = {t.get("task", "") for t in tests if t["status"] in ("failed", "error", "timeout", "not_run")}
+  for t in tests:
+    if t["status"] not in ("failed", "error"): continue
+    cause = causes.get(t["id"], "")
+    if cause.startswith("depends on"):
+      t["message"] = cause if t["message"].startswith("NotImplementedError") else f"{cause} ({t['message']})"
+    elif cause.startswith("not attempted"):
+      t["message"] = f"NotImplementedError: not attempted ({cause.removeprefix('not attempted: ').replace(' NotImplementedError', ' it')})"   # verdict.not_attempted reads the first word
+    elif (note := uses_note(uses.get(index.get(t["id"], -1), {}), failing - {t.get("task", "")})):
+      t["message"] = f"{t['message']}; {note}"

@@ -15,6 +15,8 @@ from autograder.execute import limits, run_notebook, run_parent
 from autograder.flags import flags
 from autograder.transform import RECORDER, hidden_text, prepare
 from autograder.verdict import Redactor, judge, outcome
+from autograder.cause import explain, run_cause
+from autograder.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
 
 def cache_root() -> Path:
   """Where the grader keeps reference observations (never inside a sandbox's view)."""
@@ -80,7 +82,7 @@ def run_module(nb, module:str, source_root:Path, submission_root:Path, learner:b
         if seed_db is not None: _copy_db(run_dir / "cache.db", seed_db)
     finally:
       remove_tree(run_dir)
-    outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message} for i, c in enumerate(part.cells) if is_test(c)})
+    outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message, "cause": run_cause(part, i, run)} for i, c in enumerate(part.cells) if is_test(c)})
     if run.status != "completed" and status == "completed": status, message = run.status, run.message
   return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
 
@@ -135,7 +137,7 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
   """One module's part of the report; `on_cell(done, total)` is called as code cells finish."""
   start = time.monotonic()
   source = read_notebook(notebook_path(source_root, module))     # the trusted source must read; if not, that is ours to fix
-  status, message, tests, module_flags, used = "graded", "", None, [], ""
+  status, message, tests, module_flags, used, opened = "graded", "", None, [], "", {}
   rel = Path(module) / f"{module}.ipynb"
   path = safe_file(submission_root, rel)
   if path is None:
@@ -153,13 +155,17 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
                    got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact) for c in source.cells if is_test(c)]
-    hints = {grade_id(c): hint(c) for c in source.cells if is_test(c)}
+    explain(tests, {k: v.get("cause", "") for k, v in got.items()}, source)     # causes, told as the self-check does
+    for t in tests: t["message"] = redact(t["message"])
+    hinted = collect_hints(source)
+    hints = {grade_id(c): hint(c, hint_pointer(module, titles.get(grade_id(c), "")) if titles.get(grade_id(c)) in hinted else "") for c in source.cells if is_test(c)}
     for t in tests:
       if t["status"] != "passed" and hints.get(t["id"]): t["hint"] = hints[t["id"]]
+    opened = opened_hints(submission_root, module, hinted)
     if run_status != "completed": status, message = run_status, redact(run_message)
     module_flags = flags(_learner_answers(source, submission, Path(source_root) / module, Path(submission_root) / module), module_settings(source).get("allow_flags", []))
   if tests is None: tests = _unexecuted(source, message)
-  return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags,
+  return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags, **opened,
           "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
           "seconds": round(time.monotonic() - start, 2), "tests": tests}
 

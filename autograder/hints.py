@@ -122,3 +122,14 @@ def pointer(module:str, task:str) -> str:
   """What a failing test of a task that has hints says."""
   number = module.split("_", 1)[0]
   return f"ask for a hint: autograder hint {number} {task.removeprefix('Task ').strip()}"
+
+def opened_hints(submission_root:Path, module:str, hinted:dict[str, list[str]]) -> dict:
+  """For a grading report: {"hints_opened": {task: [opened, levels]}} from the submission's OPENED_FILE, for the
+  tasks of the trusted source that have hints; {} when the module has none or the file is absent. Information only."""
+  from autograder.assemble import safe_file
+  if not hinted: return {}
+  path = safe_file(Path(submission_root), Path(module) / OPENED_FILE)
+  if path is None: return {}
+  try: opened = parse_opened(path.read_bytes()[:MAX_OPENED_BYTES + 1])
+  except OSError: return {}
+  return {"hints_opened": {t: [min(opened.get(t, 0), len(v)), len(v)] for t, v in hinted.items()}}

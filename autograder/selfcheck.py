@@ -71,7 +71,8 @@ def result_of(cell:NotebookNode, index:int, run:Run) -> dict:
   if o["error"] is None: return {**result, "status": "passed", "score": points(cell), "message": ""}
   ename = o["error"][0]
   status = "skipped" if ename in SKIPPED else "failed" if ename in FAILED else "error"
-  return {**result, "status": status, "message": clean(error_text(*o["error"])), "ename": ename}
+  message = str(o["error"][1]).strip() if ename == "CheckFailed" else error_text(*o["error"])    # worded as grading words it
+  return {**result, "status": status, "message": clean(message), "ename": ename}
 
 def traceback_of(nb:NotebookNode, run:Run, index:int) -> list:
   reply = run.replies.get(index, {})

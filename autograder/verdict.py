@@ -40,20 +40,36 @@ def outcome(cell, index:int, run) -> dict:
     if out is not None: err = (out.get("ename", "Error"), out.get("evalue", ""))
   return {"state": run.cells.get(index, "not_run"), "error": err, "observations": observations(cell)}
 
-def _problems(ref_obs:list[dict], got_obs:list[dict]) -> list[str]:
+def _problem(r:dict, mine:dict|None) -> str|None:
+  """What is wrong with one observation against the reference's (None when it matches)."""
+  name = clean(r.get("name", "result"), 200)
+  if mine is None: return f"{name}: not observed (the test stopped before this check)"
+  try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
+  except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
+  if message is None: return None
+  if r["kind"] == "true": return clean(mine.get("name") or name, 200) if message == "the condition is false" else f"{name}: {message}"
+  return join(name, message)
+
+def _observed(got_obs:list[dict]) -> dict:
   got = {}
   for o in got_obs: got.setdefault((o["site"], o["k"]), o)
-  out = []
+  return got
+
+def _problems(ref_obs:list[dict], got_obs:list[dict]) -> list[str]:
+  got = _observed(got_obs)
+  return [p for r in ref_obs if (p := _problem(r, got.get((r["site"], r["k"])))) is not None]
+
+def first_failing_check(ref_obs:list[dict], got_obs:list[dict]) -> str|None:
+  """The first check, in the reference's order, that the learner's run observed and got wrong, while every check
+  before it was observed and right: where a self-check (whose checks raise at once) would have stopped. In the
+  learner's run the checks only record, so the test goes on and may raise later on the wrong value (an IndexError
+  from the test's own indexing, say): the check is the explanation, the same as the self-check's."""
+  got = _observed(got_obs)
   for r in ref_obs:
-    name = clean(r.get("name", "result"), 200)
     mine = got.get((r["site"], r["k"]))
-    if mine is None: out.append(f"{name}: not observed (the test stopped before this check)"); continue
-    try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
-    except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
-    if message is None: continue
-    if r["kind"] == "true": out.append(clean(mine.get("name") or name, 200) if message == "the condition is false" else f"{name}: {message}")
-    else: out.append(join(name, message))
-  return out
+    if mine is None: return None
+    if (p := _problem(r, mine)) is not None: return p
+  return None
 
 def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean) -> dict:
   """The result of one test: `test` has id and max_score; `ref` and `got` are outcomes (see `outcome`)."""
@@ -67,6 +83,8 @@ def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean) -> dict:
   if got["state"] == "timeout": return done("timeout", run_message or "the cell ran out of time")
   if got["error"] and got["error"][0] in SKIPPED: return done("skipped", error_text(*got["error"]).split(": ", 1)[-1])
   problems = _problems(ref["observations"], got["observations"])
+  if got["error"] and (first := first_failing_check(ref["observations"], got["observations"])) is not None:
+    return done("failed", first)
   if got["error"]:
     ename, evalue = got["error"]
     return done("failed" if ename in FAILED else "error", error_text(ename, evalue) if ename not in FAILED else f"{ename}: {str(evalue).strip()}")
