@@ -65,21 +65,50 @@ def error_cause(nb:NotebookNode, test_index:int, ename:str, frame_list:list[tupl
 
 # ---- which other tasks a test uses (static) --------------------------------------------------------------------------
 
+def _free_loads(node:ast.AST) -> set[str]:
+  """Names a piece of code reads, less the locals of the functions, lambdas and comprehensions in it (roughly)."""
+  loads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+  for scope in [n for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.comprehension))]:
+    loads -= {n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loads -= {a.arg for a in ast.walk(scope) if isinstance(a, ast.arg)}
+  return loads
+
+def _stores(stmt:ast.stmt) -> set[str]:
+  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): return {stmt.name}
+  out = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+  out |= {(a.asname or a.name).split(".")[0] for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+  return out
+
+def _exposed(stmts:list[ast.stmt]) -> set[str]:
+  """The names a block reads before it stores them (what it needs from the cells before it)."""
+  need: set[str] = set()
+  for stmt in reversed(stmts):
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+      mine = _free_loads(stmt.iter) | (_exposed(stmt.body + stmt.orelse) - _stores(ast.Assign(targets=[stmt.target], value=ast.Constant(0))))
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+      bound = {n.id for i in stmt.items if i.optional_vars is not None for n in ast.walk(i.optional_vars) if isinstance(n, ast.Name)}
+      mine = set().union(*(_free_loads(i.context_expr) for i in stmt.items)) | (_exposed(stmt.body) - bound)
+    elif isinstance(stmt, (ast.If, ast.While)): mine = _free_loads(stmt.test) | _exposed(stmt.body) | _exposed(stmt.orelse)
+    elif isinstance(stmt, ast.Try):
+      mine = _exposed(stmt.body) | _exposed(stmt.orelse) | _exposed(stmt.finalbody)
+      for h in stmt.handlers: mine |= (_free_loads(h.type) if h.type else set()) | (_exposed(h.body) - {h.name})
+    else: mine = _free_loads(stmt)
+    need = (need - _stores(stmt)) | mine
+  return need
+
 def _statements(source:str) -> list[tuple[set[str], set[str]]]:
   """(names read, names stored) of each top-level statement of a cell; a definition stores only its own name."""
   from autograder.transform import python_source
   try: tree = ast.parse(python_source(source))
   except SyntaxError: return []
-  out = []
-  for stmt in tree.body:
-    loads = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    for scope in [n for n in ast.walk(stmt) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.comprehension))]:
-      loads -= {n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}   # locals (roughly)
-      loads -= {a.arg for a in ast.walk(scope) if isinstance(a, ast.arg)}
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): stores = {stmt.name}
-    else: stores = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    out.append((loads, stores))
-  return out
+  return [(_free_loads(stmt), _stores(stmt)) for stmt in tree.body]
+
+def needs(source:str) -> tuple[set[str], set[str]]:
+  """(names a cell reads before storing them, names it stores)."""
+  from autograder.transform import python_source
+  try: tree = ast.parse(python_source(source))
+  except SyntaxError: return set(), set()
+  return _exposed(tree.body), set().union(*(_stores(s) for s in tree.body)) if tree.body else set()
 
 def visible_source(source:str) -> str:
   """A test cell without its hidden-test lines."""

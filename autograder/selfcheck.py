@@ -83,7 +83,7 @@ def task_cells(nb:NotebookNode, task:str) -> list[int]:
   """The cells a check of one task runs, in order: the cells before the first answer (set-up), every answer cell
   before the task's last test, the task's test cells, and the other cells that store a name one of those reads
   (a backward pass over the notebook: a cell is kept when a later kept cell needs what it stores)."""
-  from autograder.cause import _statements
+  from autograder.cause import needs
   titles = task_titles(nb)
   tests = [i for i, t in titles.items() if t == task]
   if not tests: raise UnknownTask(task, sorted({t for t in titles.values() if t.startswith("Task ")}, key=_task_key))
@@ -92,9 +92,7 @@ def task_cells(nb:NotebookNode, task:str) -> list[int]:
   for i in range(max(tests), -1, -1):
     cell = nb.cells[i]
     if cell.cell_type != "code": continue
-    statements = _statements(cell.source)
-    loads = set().union(*(l for l, _ in statements)) if statements else set()
-    stores = set().union(*(s for _, s in statements)) if statements else set()
+    loads, stores = needs(cell.source)
     if i in keep or i < first_answer or is_answer(cell) or stores & needed:
       keep.add(i)
       needed = (needed - stores) | loads

@@ -197,3 +197,15 @@ def test_check_of_one_task_runs_only_the_cells_it_needs():
     new_code_cell("after = g(1)")])
   assert task_cells(nb, "Task 2.1") == [0, 2, 3, 7, 8]
   assert task_cells(nb, "Task 1.1") == [0, 2, 5]
+
+def test_dependency_audit_finds_a_hidden_test_that_needs_another_task(tmp_path):
+  """scripts/dependency_audit.py: a hidden check of Task 1.2 that calls Task 1.1's double, where the visible check
+  does not, is found by stubbing double."""
+  import sys
+  sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent.parent / "scripts"))
+  from dependency_audit import audit
+  source = write_toy_course(tmp_path, modules=("01_toy",), hints=True)
+  answer(source, "test_square", "check_equal(square(3), 9, name='square(3)')\n### BEGIN HIDDEN TESTS\n"
+                                "check_equal(square(double(2)), 16, name='square(4)')\n### END HIDDEN TESTS")
+  found = audit("01_toy", source, log=lambda *a: None)
+  assert len(found) == 1 and found[0].startswith("test_square (Task 1.2) fails in grading") and "with ans_double (Task 1.1) a stub" in found[0]
