@@ -15,13 +15,13 @@ from autograder.cells import clear_solutions, grade_id, is_answer
 from autograder.course import REPO, module_names, notebook_path, resolve
 from autograder.grade import grade_module
 from autograder.release import release
-from autograder.cells import task_titles
+from autograder.cause import cell_tasks
 from autograder.selfcheck import self_check
 
 def audit(module:str, source_root:Path, log=print) -> list[str]:
   """Mismatches of one module: 'test_x (Task 2.3) fails in grading but passes its visible checks with ans_y (Task 2.1) a stub'."""
   source = read_notebook(notebook_path(source_root, module))
-  titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
+  titles = {grade_id(source.cells[i]): t for i, t in cell_tasks(source).items()}
   answers = [c for c in source.cells if is_answer(c)]
   out = []
   with tempfile.TemporaryDirectory(prefix="dependency-audit-") as tmp:

@@ -209,3 +209,35 @@ def test_dependency_audit_finds_a_hidden_test_that_needs_another_task(tmp_path):
                                 "check_equal(square(double(2)), 16, name='square(4)')\n### END HIDDEN TESTS")
   found = audit("01_toy", source, log=lambda *a: None)
   assert len(found) == 1 and found[0].startswith("test_square (Task 1.2) fails in grading") and "with ans_double (Task 1.1) a stub" in found[0]
+
+from autograder.course import REPO, module_names, notebook_path
+@pytest.mark.parametrize("module", module_names(REPO / "solutions"))
+def test_hint_cells_are_well_formed_and_do_not_hold_the_answer(module):
+  """Each hint cell names a task that has a test, has at least two levels, and quotes no line of a solution (the last
+  level is close to the method, not the answer). Reads the source notebooks only: no run."""
+  from autograder.assemble import read_notebook
+  from autograder.cells import BEGIN_SOLUTION, END_SOLUTION, is_answer
+  from autograder.hints import hint_task, levels
+  nb = read_notebook(notebook_path(REPO / "solutions", module))
+  tasks = set(task_titles(nb).values())
+  solution_lines, on = set(), False
+  for c in nb.cells:
+    if not is_answer(c): continue
+    for line in c.source.splitlines():
+      if BEGIN_SOLUTION in line: on = True
+      elif END_SOLUTION in line: on = False
+      elif on and len(line.strip()) >= 25 and not line.strip().startswith("#"): solution_lines.add(line.strip())
+  for c in nb.cells:
+    if (task := hint_task(c)) is None: continue
+    assert task in tasks, f"{module}: hints for {task}, which has no test cell"
+    assert len(levels(c)) >= 2, f"{module}: {task} has {len(levels(c))} hint level(s); write at least two"
+    quoted = [line for line in c.source.splitlines() if line.strip() in solution_lines]
+    assert not quoted, f"{module}: the hints of {task} quote the solution: {quoted[:2]}"
+
+def test_an_empty_cell_does_not_shift_where_an_error_is_located(course, capsys):
+  """nbclient does not send an empty cell to the kernel, so it takes no In[n]: the cells after it keep their place."""
+  _, projects = course
+  answer(projects, "ans_double", "")
+  answer(projects, "ans_square", "def square(x):\n    y = x\n    return x * undefined_name")
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  assert "in your code at ans_square, line 3: return x * undefined_name" in capsys.readouterr().out
