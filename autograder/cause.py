@@ -155,13 +155,14 @@ def run_cause(nb:NotebookNode, index:int, run) -> str:
   tb = reply.get("traceback") if isinstance(reply.get("traceback"), list) else []
   return error_cause(nb, index, str(reply.get("ename", "Error"))[:100], frames(tb, run.execution_counts)) or ""
 
-def explain(tests:list[dict], causes:dict[str, str], source:NotebookNode):
-  """Grading's messages told like the self-check's: a test whose error came from another task's function says which
-  (instead of the bare error), a stub of its own says it is not attempted, and a failing test that uses other tasks'
-  answers says so. `tests` are judged results (changed in place), `causes` the run's causes by test id."""
+def explain(tests:list[dict], causes:dict[str, str], source:NotebookNode, failing_elsewhere:set[str]=frozenset()):
+  """The messages of failing tests, the same in grading and self-check: a test whose error came from another task's
+  function says which (instead of the bare error), a stub of its own says it is not attempted, and a failing test
+  that uses other tasks' answers says so. `tests` are results (changed in place), `causes` the run's causes by test
+  id, `failing_elsewhere` tasks known to fail that these results do not hold (a check of one task)."""
   index = {grade_id(c): i for i, c in enumerate(source.cells) if is_test(c)}
   uses = task_uses(source)
-  failing = {t.get("task", "") for t in tests if t["status"] in ("failed", "error", "timeout", "not_run")}
+  failing = {t.get("task", "") for t in tests if t["status"] in ("failed", "error", "timeout", "not_run")} | set(failing_elsewhere)
   for t in tests:
     if t["status"] not in ("failed", "error"): continue
     cause = causes.get(t["id"], "")

@@ -24,7 +24,7 @@ def module_lines(folder:Path) -> list[str]:
   for task in sorted(by_task, key=_task_key):
     states = [t.get("status", "?") for t in by_task[task]]
     state = "ok" if all(s == "passed" for s in states) else next(MARK.get(s, s) for s in states if s != "passed")
-    if state == "ERROR" and all(t.get("message", "").startswith("not attempted") for t in by_task[task] if t.get("status") != "passed"): state = "todo"
+    if state == "ERROR" and all("not attempted" in t.get("message", "") for t in by_task[task] if t.get("status") != "passed"): state = "todo"
     message = next((t.get("message", "") for t in by_task[task] if t.get("status") != "passed" and t.get("message")), "")
     extra = f" [hints opened: {min(opened.get(task, 0), len(hints[task]))} of {len(hints[task])}]" if task in hints else ""
     out.append(f"  {task:<10} {state:<8}{extra} {message[:100]}".rstrip())

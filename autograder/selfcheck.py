@@ -120,12 +120,28 @@ def _run(nb:NotebookNode, order:list[int], workdir:Path, starter:NotebookNode) -
   run.execution_counts = {n: where[k] for n, k in run.execution_counts.items() if k}
   return run
 
+def hidden_checks(cell:NotebookNode) -> bool:
+  """Whether grading adds hidden checks to this test cell (release marks the learner's copy)."""
+  return bool(cell.get("metadata", {}).get("autograder", {}).get("hidden_checks"))
+
+def test_lines(result:dict, opened:str) -> list[str]:
+  """What the self-check prints for one test: status, id, task, message; for a pass, whether grading adds hidden
+  checks to it and for how many points; the hints opened."""
+  title = f" ({result['task']})" if result["task"] else ""
+  if result["status"] == "passed":
+    secret = f"; grading adds hidden checks on other inputs ({result['max_score']:g} points)" if result["hidden_checks"] else ""
+    return [f"  passed          {result['id']}{title}{secret}" + (f"; {opened}" if opened else "")]
+  if result["status"] == "error" and result["message"].startswith("NotImplementedError"):
+    why = result["message"].removeprefix("NotImplementedError: not attempted (").removesuffix(")") if "not attempted" in result["message"] else "the function still raises it"
+    return [f"  not attempted   {result['id']}{title}: {why.replace(' raises it', ' raises NotImplementedError')}"]
+  return [f"  {result['status']:<15} {result['id']}{title}: {result['message']}"]
+
 def self_check(path:Path, log=print, task:str|None=None) -> dict:
   """Run the notebook at `path` as grading would build it, print one line (or more) per test, and return the
   module's part of a report (the same shape as grading's; "passed" is whether everything that ran passed). With
   `task` ('Task 3.2'), run only what that task's tests need and report those; results are kept in LAST_CHECK."""
   import time
-  from autograder.cause import error_cause, frames, task_uses, uses_note
+  from autograder.cause import error_cause, explain, frames
   from autograder.hints import released_hints, read_opened, opened_line, pointer
   from autograder.cells import hint
   start = time.monotonic()
@@ -146,39 +162,22 @@ def self_check(path:Path, log=print, task:str|None=None) -> dict:
     line = f"cell {grade_id(cell) or index + 1} ({'your answer' if is_answer(cell) else 'not a test'}) raised {clean(error_text(reply.get('ename', 'Error'), reply.get('evalue', '')))}; the tests after it may fail because of it"
     notes.append(line); log(f"  note: {line}")
   hints, opened = released_hints(path.parent), read_opened(path.parent)
-  uses = task_uses(nb)
   tests = [i for i in order if is_test(nb.cells[i]) and (task is None or titles.get(i) == task)]
-  results, first_open = [], None
-  for index in tests:
-    cell = nb.cells[index]
-    result = result_of(cell, index, run) | {"task": titles.get(index, "")}
-    result["hidden_checks"] = bool(cell.get("metadata", {}).get("autograder", {}).get("hidden_checks"))
-    if result["status"] in ("failed", "error") and result.get("ename") not in ("CheckFailed",):
-      result["cause"] = error_cause(nb, index, result["ename"], frames(traceback_of(nb, run, index), run.execution_counts)) or ""
-    results.append(result)
-  failing = {r["task"] for r in results if r["status"] not in ("passed", "skipped")}
-  if task and LAST_CHECK:                                   # a task's check knows the other tasks only from the last whole check
-    failing |= {t["task"] for t in (load_last(path.parent) or {}).get("tests", {}).values() if t.get("status") not in ("passed", "skipped", None)}
+  results = [result_of(nb.cells[i], i, run) | {"task": titles.get(i, ""), "hidden_checks": hidden_checks(nb.cells[i])} for i in tests]
+  causes = {r["id"]: error_cause(nb, i, r["ename"], frames(traceback_of(nb, run, i), run.execution_counts)) or ""
+            for i, r in zip(tests, results) if r["status"] in ("failed", "error") and r.get("ename") != "CheckFailed"}
+  elsewhere = {t["task"] for t in (load_last(path.parent) or {}).get("tests", {}).values()
+               if t.get("status") not in ("passed", "skipped", None)} if task else set()   # a task's check knows the others from the last check
+  explain(results, causes, nb, elsewhere)                  # worded as grading words them
+  first_open = None
   for index, result in zip(tests, results):
-    title = f" ({result['task']})" if result["task"] else ""
-    extra = opened_line(result["task"], opened, hints)
-    if result["status"] == "passed":
-      secret = f"; grading adds hidden checks on other inputs ({result['max_score']:g} points)" if result["hidden_checks"] else ""
-      log(f"  passed          {result['id']}{title}{secret}" + (f"; {extra}" if extra else "")); continue
-    if result["status"] != "skipped": first_open = first_open or result["task"] or result["id"]
-    cause = result.get("cause", "")
-    if result["status"] == "error" and result.get("ename") in NOT_ATTEMPTED and not cause.startswith("depends on"):
-      log(f"  not attempted   {result['id']}{title}: " + (cause.removeprefix("not attempted: ") if cause else "the function still raises NotImplementedError"))
-    elif cause.startswith("depends on"):
-      log(f"  {result['status']:<15} {result['id']}{title}: {cause}" + ("" if result.get("ename") in NOT_ATTEMPTED else f" ({result['message']})"))
-    else:
-      log(f"  {result['status']:<15} {result['id']}{title}: {result['message']}")
-      if result["status"] == "error" or result.get("ename") not in ("CheckFailed", None):
-        if (where := learner_line(nb, run, index, path.parent)): log(f"                  in your code at {where}")
-      if result["status"] in ("failed", "error") and (note := uses_note(uses.get(index, {}), failing - {result["task"]})): log(f"                  {note}")
-    if result["status"] in ("failed", "error"):
-      help_text = hint(nb.cells[index], pointer(path.parent.name, result["task"]) if hints and result["task"] in hints else "")
-      if help_text: log(f"                  {help_text}" + (f" ({extra})" if extra else ""))
+    if result["status"] not in ("passed", "skipped"): first_open = first_open or result["task"] or result["id"]
+    for line in test_lines(result, opened_line(result["task"], opened, hints)): log(line)
+    if result["status"] not in ("failed", "error"): continue
+    if result.get("ename") not in ("CheckFailed", None) and not result["message"].startswith(("depends on", "NotImplementedError")):
+      if (where := learner_line(nb, run, index, path.parent)): log(f"                  in your code at {where}")
+    help_text = hint(nb.cells[index], pointer(path.parent.name, result["task"]) if hints and result["task"] in hints else "")
+    if help_text: log(f"                  {help_text}" + (f" ({opened_line(result['task'], opened, hints)})" if hints and result["task"] in hints else ""))
   passed = sum(r["status"] == "passed" for r in results)
   skipped = sum(r["status"] == "skipped" for r in results)
   if run.status != "completed": log(f"  the run stopped early: {run.message}")
@@ -212,7 +211,7 @@ def save_last(folder:Path, report:dict):
   tests = dict(last.get("tests", {}))
   for r in report["tests"]:
     tests[r["id"]] = {"task": r.get("task", ""), "status": r["status"], "score": r["score"], "max_score": r["max_score"],
-                      "message": r.get("cause") or r["message"], "hidden_checks": r.get("hidden_checks", False), "when": when}
+                      "message": r["message"], "hidden_checks": r.get("hidden_checks", False), "when": when}
   data = {"version": 1, "module": report["module"], "when": when, "tests": tests}
   try: (Path(folder) / LAST_CHECK).write_text(json.dumps(data, indent=1) + "\n")
   except OSError: pass
