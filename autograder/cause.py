@@ -103,6 +103,19 @@ def _statements(source:str) -> list[tuple[set[str], set[str]]]:
   except SyntaxError: return []
   return [(_free_loads(stmt), _stores(stmt)) for stmt in tree.body]
 
+def has_effect(source:str) -> bool:
+  """Whether a cell does something at its top level besides storing names: a call or magic as a statement, or an
+  assignment into an attribute or an item (`os.environ.setdefault(...)`, `%matplotlib inline`, `torch.manual_seed(0)`)."""
+  from autograder.transform import python_source
+  try: tree = ast.parse(python_source(source))
+  except SyntaxError: return True
+  for stmt in tree.body:
+    if isinstance(stmt, ast.Expr) and not isinstance(stmt.value, ast.Constant): return True
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+      targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+      if any(not isinstance(n, ast.Name) for t in targets for n in ([t] if not isinstance(t, (ast.Tuple, ast.List)) else t.elts)): return True
+  return False
+
 def needs(source:str) -> tuple[set[str], set[str]]:
   """(names a cell reads before storing them, names it stores)."""
   from autograder.transform import python_source

@@ -80,10 +80,11 @@ def traceback_of(nb:NotebookNode, run:Run, index:int) -> list:
   return next((o.get("traceback", []) for o in nb.cells[index].get("outputs", []) if o.output_type == "error"), [])
 
 def task_cells(nb:NotebookNode, task:str) -> list[int]:
-  """The cells a check of one task runs, in order: the cells before the first answer (set-up), every answer cell
-  before the task's last test, the task's test cells, and the other cells that store a name one of those reads
-  (a backward pass over the notebook: a cell is kept when a later kept cell needs what it stores)."""
-  from autograder.cause import needs
+  """The cells a check of one task runs, in order: every answer cell before the task's last test, the task's test
+  cells, the other cells that store a name one of those reads (a backward pass over the notebook: a cell is kept
+  when a later kept cell needs what it stores), and the set-up cells before the first answer that do something
+  besides storing names (setting a variable of the environment, a magic)."""
+  from autograder.cause import has_effect, needs
   titles = task_titles(nb)
   tests = [i for i, t in titles.items() if t == task]
   if not tests: raise UnknownTask(task, sorted({t for t in titles.values() if t.startswith("Task ")}, key=_task_key))
@@ -93,7 +94,7 @@ def task_cells(nb:NotebookNode, task:str) -> list[int]:
     cell = nb.cells[i]
     if cell.cell_type != "code": continue
     loads, stores = needs(cell.source)
-    if i in keep or i < first_answer or is_answer(cell) or stores & needed:
+    if i in keep or is_answer(cell) or stores & needed or (i < first_answer and has_effect(cell.source)):
       keep.add(i)
       needed = (needed - stores) | loads
   return sorted(keep)
