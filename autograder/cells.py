@@ -2,13 +2,16 @@
 from __future__ import annotations
 import ast, re
 from nbformat import NotebookNode
-from nbgrader.utils import is_grade, is_solution
-from nbgrader.preprocessors import ClearSolutions
 from autograder.hints import is_hint_cell
 
 # Spelled in two parts so that the grader's own code never holds a marker: a learner repository must hold none.
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN " + "SOLUTION", "### END " + "SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN " + "HIDDEN TESTS", "### END " + "HIDDEN TESTS"
+
+# nbgrader's own definitions (nbgrader.utils), here so that a self-check does not import nbgrader (seconds: its package
+# loads its server extensions); only clearing a solution region needs it.
+def is_grade(cell:NotebookNode) -> bool: return bool(cell.get("metadata", {}).get("nbgrader", {}).get("grade", False))
+def is_solution(cell:NotebookNode) -> bool: return bool(cell.get("metadata", {}).get("nbgrader", {}).get("solution", False))
 
 def grade_id(cell:NotebookNode) -> str|None: return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
 def is_answer(cell:NotebookNode) -> bool: return is_solution(cell)
@@ -29,6 +32,7 @@ def has_solution_region(text:str) -> bool: return BEGIN_SOLUTION in text
 def clear_solutions(text:str) -> str:
   """A text file's solution regions replaced by nbgrader's code stub (`raise NotImplementedError()`), as release
   does for answer cells."""
+  from nbgrader.preprocessors import ClearSolutions
   cell = NotebookNode(cell_type="code", source=text, metadata={})
   ClearSolutions(begin_solution_delimeter=BEGIN_SOLUTION, end_solution_delimeter=END_SOLUTION)._replace_solution_region(cell, "python")
   return cell.source

@@ -1,6 +1,9 @@
 """The `autograder` command: release, check, hint, progress, grade, grade-all, fetch, export-student, lint, mutants, doctor."""
 from __future__ import annotations
 import argparse, os, sys
+# jsonschema (which nbformat imports) loads rfc3987_syntax when it is installed, for its "iri" format, and that compiles
+# a grammar at import: seconds on every command. Notebook schemas use no such format.
+sys.modules.setdefault("rfc3987_syntax", None)
 from pathlib import Path
 from autograder.course import REPO, UnknownModule, module_names, notebook_path, resolve
 

@@ -187,7 +187,7 @@ def test_check_of_one_task_runs_only_the_cells_it_needs():
   from toy_course import meta
   from autograder.selfcheck import task_cells
   nb = new_notebook(cells=[
-    new_code_cell("import math", metadata=meta("setup")),                                          # 0 set-up
+    new_code_cell("import os\nos.environ.setdefault('X', '1')", metadata=meta("setup")),              # 0 set-up: acts
     new_markdown_cell("**Task 1.1**"), new_code_cell("def f(x):\n    return x", metadata=meta("ans_f", solution=True)),
     new_code_cell("data = [f(i) for i in range(3)]"),                                              # 3 needed by 2.1's test
     new_code_cell("slow_demo = sum(range(10**8))"),                                                # 4 not needed
@@ -195,8 +195,9 @@ def test_check_of_one_task_runs_only_the_cells_it_needs():
     new_markdown_cell("**Task 2.1**"), new_code_cell("def g(x):\n    return x", metadata=meta("ans_g", solution=True)),
     new_code_cell("check(g(data) == data, 'g')", metadata=meta("test_g", grade=True, points=1)),   # 8
     new_code_cell("after = g(1)")])
-  assert task_cells(nb, "Task 2.1") == [0, 2, 3, 7, 8]
-  assert task_cells(nb, "Task 1.1") == [0, 2, 5]
+  nb.cells.insert(1, new_code_cell("for k in range(3): print(k)"))                                   # 1 a demo before the answers
+  assert task_cells(nb, "Task 2.1") == [0, 3, 4, 8, 9]
+  assert task_cells(nb, "Task 1.1") == [0, 3, 6]
 
 def test_dependency_audit_finds_a_hidden_test_that_needs_another_task(tmp_path):
   """scripts/dependency_audit.py: a hidden check of Task 1.2 that calls Task 1.1's double, where the visible check
