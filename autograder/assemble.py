@@ -53,6 +53,7 @@ class Submission:
   notebook_text: bytes|None = None
   files: dict[str, bytes] = field(default_factory=dict)
   missing: str = ""                                       # why there is no notebook ("" when there is one)
+  opened_hints: bytes|None = None                         # the learner's record of opened hints (hints.OPENED_FILE)
 
 def answer_files(source_dir:Path) -> list[str]:
   """Relative paths of the module's answer files: text files with a solution region (notebooks aside)."""
@@ -74,6 +75,8 @@ def read_submission(source_dir:Path, submission_root:Path, module:str, learner_f
     out.missing = f"no notebook at {rel}" + (" (a symbolic link is not followed)" if linked else "")
   for name in list(learner_files) + answer_files(source_dir):
     if (data := read_safe(submission_root, Path(module) / name)) is not None: out.files[str(name)] = data
+  from autograder.hints import OPENED_FILE
+  out.opened_hints = read_safe(submission_root, Path(module) / OPENED_FILE)
   return out
 
 def parse_notebook(text:bytes|str) -> NotebookNode:

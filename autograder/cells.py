@@ -2,12 +2,16 @@
 from __future__ import annotations
 import ast, re
 from nbformat import NotebookNode
-from nbgrader.utils import is_grade, is_solution
-from nbgrader.preprocessors import ClearSolutions
+from autograder.hints import is_hint_cell
 
 # Spelled in two parts so that the grader's own code never holds a marker: a learner repository must hold none.
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN " + "SOLUTION", "### END " + "SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN " + "HIDDEN TESTS", "### END " + "HIDDEN TESTS"
+
+# nbgrader's own definitions (nbgrader.utils), here so that a self-check does not import nbgrader (seconds: its package
+# loads its server extensions); only clearing a solution region needs it.
+def is_grade(cell:NotebookNode) -> bool: return bool(cell.get("metadata", {}).get("nbgrader", {}).get("grade", False))
+def is_solution(cell:NotebookNode) -> bool: return bool(cell.get("metadata", {}).get("nbgrader", {}).get("solution", False))
 
 def grade_id(cell:NotebookNode) -> str|None: return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
 def is_answer(cell:NotebookNode) -> bool: return is_solution(cell)
@@ -28,6 +32,7 @@ def has_solution_region(text:str) -> bool: return BEGIN_SOLUTION in text
 def clear_solutions(text:str) -> str:
   """A text file's solution regions replaced by nbgrader's code stub (`raise NotImplementedError()`), as release
   does for answer cells."""
+  from nbgrader.preprocessors import ClearSolutions
   cell = NotebookNode(cell_type="code", source=text, metadata={})
   ClearSolutions(begin_solution_delimeter=BEGIN_SOLUTION, end_solution_delimeter=END_SOLUTION)._replace_solution_region(cell, "python")
   return cell.source
@@ -46,6 +51,7 @@ def task_titles(nb:NotebookNode) -> dict[int, str]:
   """Each test cell's task, by cell index: 'Task 2.1' when the markdown above names one, else the last heading."""
   titles, heading, task = {}, "", ""
   for i, cell in enumerate(nb.cells):
+    if is_hint_cell(cell): continue                      # a task's hints name it, but open no new task
     if cell.cell_type == "markdown":
       heading = (headings(cell.source) or [heading])[-1]
       if (m := TASK.search(cell.source)): task = f"Task {m[1]}"
@@ -53,11 +59,12 @@ def task_titles(nb:NotebookNode) -> dict[int, str]:
     elif is_test(cell): titles[i] = task or heading
   return titles
 
-def hint(cell:NotebookNode) -> str:
-  """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint`, else the `# Hint:`
+def hint(cell:NotebookNode, pointer:str="") -> str:
+  """The author's hint for a test, shown to a learner when it fails: `metadata.autograder.hint` (a short pointer),
+  followed by `pointer` (where to ask for the task's hints, when it has hint cells); without either, the `# Hint:`
   comment lines of the cell's visible part."""
   own = cell.get("metadata", {}).get("autograder", {}).get("hint")
-  if own: return str(own)
+  if own or pointer: return "; ".join(str(x) for x in (own, pointer) if x)
   lines = []
   for line in cell.source.splitlines():
     if BEGIN_HIDDEN in line: break

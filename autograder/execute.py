@@ -146,6 +146,7 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
     with client.setup_kernel(env=kernel_env(run_dir, workdir, env, base_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
       try: os.unlink(km.connection_file)                   # the key stays in the grader; nothing in the sandbox needs the file now
       except OSError: pass
+      count = 0                                            # IPython's In[n]: nbclient sends no empty cell, so they take no number
       for n, i in enumerate(code):
         remaining = deadline - time.monotonic()
         if remaining < 1:
@@ -153,7 +154,7 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
           break
         client.timeout = max(1, int(min(cell_timeout, remaining)))
         client.execute_cell(nb.cells[i], i, execution_count=n + 1)
-        run.execution_counts[n + 1] = i
+        if nb.cells[i].source.strip(): count += 1; run.execution_counts[count] = i
         run.cells[i] = "ran"
         if run.replies.get(i, {}).get("ename") == TIMEOUT_ENAME:
           run.cells[i], run.status = "timeout", "timeout"

@@ -11,7 +11,7 @@ COPIED = ["projects", "course", "autograder", "scripts", "data", "pyproject.toml
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info")
 MARKERS = re.compile(r"(BEGIN|END) (SOLUTION|HIDDEN TESTS)")
 LEARNER = Path(__file__).parent / "learner"
-GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n/site/\ncheck.json\ncheck.md\n"
+GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n/site/\ncheck.json\ncheck.md\n.last_check.json\n"
 
 class LeakFound(Exception): pass
 

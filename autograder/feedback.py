@@ -4,7 +4,7 @@ the hidden tests' source, their expected values or tracebacks, and every text in
 from __future__ import annotations
 import html
 from pathlib import Path
-from autograder.report import md, _pts
+from autograder.report import md, _pts, hints_opened
 from autograder.verdict import clean
 
 STATUS_WORD = {"passed": "passed", "failed": "failed", "error": "error", "timeout": "timed out", "not_run": "not run", "skipped": "skipped (not graded here)"}
@@ -19,6 +19,7 @@ def markdown(report:dict, learner:str="") -> str:
     for t in m["tests"]:
       look = "" if t["status"] == "passed" else " ".join(x for x in (md(t["message"]), f"**Hint:** {md(t['hint'])}" if t.get("hint") else "") if x)
       out.append(f"| {md(t.get('task', ''))} | `{t['id']}` | {STATUS_WORD[t['status']]} | {_pts(t['score'])} / {_pts(t['max_score'])} | {look} |")
+    if hints_opened(m): out += ["", f"Hints you opened (for information; they do not change the score): {md(hints_opened(m))}"]
     out.append("")
   return "\n".join(out)
 
@@ -38,6 +39,7 @@ def html_page(report:dict, learner:str="") -> str:
       rows.append(f"<tr><td>{e(t.get('task', ''))}</td><td><code>{e(t['id'])}</code></td><td class=\"{e(t['status'])}\">{e(STATUS_WORD[t['status']])}</td>"
                   f"<td>{_pts(t['score'])} / {_pts(t['max_score'])}</td><td>{look}</td></tr>")
     rows.append("</table>")
+    if hints_opened(m): rows.append(f"<p>Hints you opened (for information; they do not change the score): {e(hints_opened(m))}</p>")
   who = f" for {e(learner)}" if learner else ""
   return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>Feedback{who}</title><style>{CSS}</style></head><body>"
           f"<h1>Feedback{who}: {_pts(report['score'])} / {_pts(report['max_score'])}</h1>" + "\n".join(rows) + "</body></html>\n")

@@ -16,6 +16,8 @@ from autograder.flags import flags
 from autograder.limits import Limits
 from autograder.transform import RECORDER, hidden_text, prepare, notebook_sites
 from autograder.verdict import Redactor, judge, outcome
+from autograder.cause import explain, run_cause
+from autograder.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
 
 def cache_root() -> Path:
   """Where the grader keeps reference observations (never inside a sandbox's view)."""
@@ -83,7 +85,7 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
         if seed_db is not None: _copy_db(run_dir / "cache.db", seed_db)
     finally:
       remove_tree(run_dir)
-    outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message} for i, c in enumerate(part.cells) if is_test(c)})
+    outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message, "cause": run_cause(part, i, run)} for i, c in enumerate(part.cells) if is_test(c)})
     if run.status != "completed" and status == "completed": status, message = run.status, run.message
   return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
 
@@ -139,7 +141,7 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
   start = time.monotonic()
   source = read_notebook(notebook_path(source_root, module))     # the trusted source must read; if not, that is ours to fix
   settings = module_settings(source)
-  status, message, tests, module_flags, used = "graded", "", None, [], ""
+  status, message, tests, module_flags, used, opened = "graded", "", None, [], "", {}
   mine = read_submission(Path(source_root) / module, Path(submission_root), module, settings.get("learner_files", []))
   if mine.notebook_text is None: status, message = "missing", mine.missing
   else:
@@ -157,16 +159,20 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
                    got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known)
              for c in source.cells if is_test(c)]
-    hints = {grade_id(c): hint(c) for c in source.cells if is_test(c)}
+    explain(tests, {k: v.get("cause", "") for k, v in got.items()}, source)     # causes, told as the self-check does
+    for t in tests: t["message"] = redact(t["message"])
+    hinted = collect_hints(source)
+    hints = {grade_id(c): hint(c, hint_pointer(module, titles.get(grade_id(c), "")) if titles.get(grade_id(c)) in hinted else "") for c in source.cells if is_test(c)}
     for t in tests:
       if t["status"] != "passed" and hints.get(t["id"]): t["hint"] = hints[t["id"]]
+    opened = opened_hints(mine.opened_hints, hinted)
     if run_status != "completed": status, message = run_status, redact(run_message)
     banned = set().union(*(set(t.get("forbidden", [])) for t in ref["tests"].values()))
     module_flags = flags(_learner_answers(assembled, Path(source_root) / module, mine.files), settings.get("allow_flags", []), banned)
     for t in tests:
       if (why := t.pop("forged", None)): module_flags.append({"where": t["id"], "rule": "forged observation", "what": why})
   if tests is None: tests = _unexecuted(source, message)
-  return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags,
+  return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags, **opened,
           "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
           "seconds": round(time.monotonic() - start, 2), "tests": tests}
 

@@ -9,6 +9,11 @@ MARK = {"passed": "ok", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"
 
 def _pts(x:float) -> str: return f"{x:g}"
 
+def hints_opened(m:dict) -> str:
+  """'Task 1.1: 1 of 2, Task 1.2: 0 of 3' for a module whose submission recorded opened hints, else ''."""
+  opened = m.get("hints_opened") or {}
+  return ", ".join(f"{clean(t)}: {int(n)} of {int(of)}" for t, (n, of) in opened.items()) if opened else ""
+
 def table(report:dict) -> str:
   lines = []
   for m in report["modules"]:
@@ -20,6 +25,7 @@ def table(report:dict) -> str:
       lines.append(f"  {t['id']:<{width}} {MARK[t['status']]:<8} {_pts(t['score']):>4} / {_pts(t['max_score']):<4}"
                    + (f"{task} {clean(t['message'])}" if t["message"] and t["status"] != "passed" else ""))
     for f in m.get("flags", []): lines.append(f"  flag: {clean(f['where'])}: {clean(f['rule'])} ({clean(f['what'])})")
+    if hints_opened(m): lines.append(f"  hints opened (information only): {hints_opened(m)}")
     skipped = [t["id"] for t in m["tests"] if t["status"] == "skipped"]
     if skipped: lines.append(f"  {len(skipped)} test(s) skipped here, worth {_pts(sum(t['max_score'] for t in m['tests'] if t['status'] == 'skipped'))} point(s) this machine could not grade")
   lines.append(f"{'total':<24} {'':<12} {_pts(report['score']):>5} / {_pts(report['max_score'])}")
@@ -40,6 +46,7 @@ def markdown(report:dict) -> str:
     out += [f"| `{t['id']}` | {md(t.get('task', ''))} | {t['status']} | {_pts(t['score'])} / {_pts(t['max_score'])} | {md(t['message'])} |" for t in m["tests"]]
     if m.get("flags"):
       out += ["", "Flags for review (they do not change the score):", ""] + [f"- {md(f['where'])}: {md(f['rule'])} ({md(f['what'])})" for f in m["flags"]]
+    if hints_opened(m): out += ["", f"Hints opened (information only, no effect on the score): {md(hints_opened(m))}"]
   return "\n".join(out) + "\n"
 
 def write(report:dict, json_path:str|None, markdown_path:str|None):

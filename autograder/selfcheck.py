@@ -15,6 +15,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CELL_FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)")
 FILE_FRAME = re.compile(r"File (\S+?):(\d+), in ")
 RELEASED = ".released"
+LAST_CHECK = ".last_check.json"         # each test's last self-check result, for `autograder progress` (not committed)
 
 def released_path(path:Path) -> Path:
   """Where release keeps the pristine starter of a module's notebook."""
@@ -70,12 +71,80 @@ def result_of(cell:NotebookNode, index:int, run:Run) -> dict:
   if o["error"] is None: return {**result, "status": "passed", "score": points(cell), "message": ""}
   ename = o["error"][0]
   status = "skipped" if ename in SKIPPED else "failed" if ename in FAILED else "error"
-  return {**result, "status": status, "message": clean(error_text(*o["error"]))}
+  message = str(o["error"][1]).strip() if ename == "CheckFailed" else error_text(*o["error"])    # worded as grading words it
+  return {**result, "status": status, "message": clean(message), "ename": ename}
 
-def self_check(path:Path, log=print) -> dict:
-  """Run the notebook at `path` as grading would build it, print one line (or two) per test, and return the module's
-  part of a report (the same shape as grading's; "passed" is whether everything passed)."""
+def traceback_of(nb:NotebookNode, run:Run, index:int) -> list:
+  reply = run.replies.get(index, {})
+  if reply.get("status") == "error": return reply.get("traceback", [])
+  return next((o.get("traceback", []) for o in nb.cells[index].get("outputs", []) if o.output_type == "error"), [])
+
+def task_cells(nb:NotebookNode, task:str) -> list[int]:
+  """The cells a check of one task runs, in order: every answer cell before the task's last test, the task's test
+  cells, the other cells that store a name one of those reads (a backward pass over the notebook: a cell is kept
+  when a later kept cell needs what it stores), and the set-up cells before the first answer that do something
+  besides storing names (setting a variable of the environment, a magic)."""
+  from autograder.cause import has_effect, needs
+  titles = task_titles(nb)
+  tests = [i for i, t in titles.items() if t == task]
+  if not tests: raise UnknownTask(task, sorted({t for t in titles.values() if t.startswith("Task ")}, key=_task_key))
+  first_answer = next((i for i, c in enumerate(nb.cells) if is_answer(c)), len(nb.cells))
+  keep, needed = set(tests), set()
+  for i in range(max(tests), -1, -1):
+    cell = nb.cells[i]
+    if cell.cell_type != "code": continue
+    loads, stores = needs(cell.source)
+    if i in keep or is_answer(cell) or stores & needed or (i < first_answer and has_effect(cell.source)):
+      keep.add(i)
+      needed = (needed - stores) | loads
+  return sorted(keep)
+
+def _task_key(task:str) -> tuple:
+  return tuple(int(x) for x in task.removeprefix("Task ").split(".") if x.isdigit())
+
+class UnknownTask(Exception):
+  def __init__(self, task:str, tasks:list[str]):
+    super().__init__(f"no test of {task} in this notebook; its tasks: {', '.join(t.removeprefix('Task ') for t in tasks)}")
+    self.tasks = tasks
+
+def _run(nb:NotebookNode, order:list[int], workdir:Path, starter:NotebookNode) -> Run:
+  """Run the cells `order` of `nb` (in place) after a cell that installs the error locator, and give the run's
+  records by the cells' indices in `nb`."""
+  import copy
+  from nbformat.v4 import new_code_cell
+  runnable = copy.copy(nb)
+  runnable.cells = [new_code_cell("import autograder.locate as __autograder_locate\n__autograder_locate.install()")] + [nb.cells[i] for i in order]
+  run = run_notebook(runnable, workdir, *limits(starter), base_env=dict(os.environ))
+  where = [-1] + order
+  run.cells = {where[k]: v for k, v in run.cells.items() if k}
+  run.replies = {where[k]: v for k, v in run.replies.items() if k}
+  run.execution_counts = {n: where[k] for n, k in run.execution_counts.items() if k}
+  return run
+
+def hidden_checks(cell:NotebookNode) -> bool:
+  """Whether grading adds hidden checks to this test cell (release marks the learner's copy)."""
+  return bool(cell.get("metadata", {}).get("autograder", {}).get("hidden_checks"))
+
+def test_lines(result:dict, opened:str) -> list[str]:
+  """What the self-check prints for one test: status, id, task, message; for a pass, whether grading adds hidden
+  checks to it and for how many points; the hints opened."""
+  title = f" ({result['task']})" if result["task"] else ""
+  if result["status"] == "passed":
+    secret = f"; grading adds hidden checks on other inputs ({result['max_score']:g} points)" if result["hidden_checks"] else ""
+    return [f"  passed          {result['id']}{title}{secret}" + (f"; {opened}" if opened else "")]
+  if result["status"] == "error" and result["message"].startswith("NotImplementedError"):
+    why = result["message"].removeprefix("NotImplementedError: not attempted (").removesuffix(")") if "not attempted" in result["message"] else "the function still raises it"
+    return [f"  not attempted   {result['id']}{title}: {why.replace(' raises it', ' raises NotImplementedError')}"]
+  return [f"  {result['status']:<15} {result['id']}{title}: {result['message']}"]
+
+def self_check(path:Path, log=print, task:str|None=None) -> dict:
+  """Run the notebook at `path` as grading would build it, print one line (or more) per test, and return the
+  module's part of a report (the same shape as grading's; "passed" is whether everything that ran passed). With
+  `task` ('Task 3.2'), run only what that task's tests need and report those; results are kept in LAST_CHECK."""
   import time
+  from autograder.cause import error_cause, explain, frames
+  from autograder.hints import released_hints, read_opened, opened_line, pointer
+  from autograder.cells import hint
   start = time.monotonic()
   mine = read_notebook(path)
   pristine = released_path(path)
@@ -84,33 +153,66 @@ def self_check(path:Path, log=print) -> dict:
   notes = differences(starter, mine)
   for line in notes: log(f"  note: {line}")
   nb = assemble(starter, mine)
-  run = run_notebook(nb, path.parent, *limits(starter), base_env=dict(os.environ))
   titles = task_titles(nb)
-  for index, cell in enumerate(nb.cells):                  # a failing set-up or answer cell explains the tests after it
-    reply = run.replies.get(index, {})
+  order = task_cells(nb, task) if task else [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+  if task: log(f"  only {task}: {sum(1 for i in order if is_test(nb.cells[i]) and titles.get(i) == task)} test cell(s) and the {len(order)} cell(s) they need")
+  run = _run(nb, order, path.parent, starter)
+  for index in order:                                      # a failing set-up or answer cell explains the tests after it
+    cell, reply = nb.cells[index], run.replies.get(index, {})
     if cell.cell_type != "code" or is_test(cell) or reply.get("status") != "error" or reply.get("ename") in NOT_ATTEMPTED: continue
     line = f"cell {grade_id(cell) or index + 1} ({'your answer' if is_answer(cell) else 'not a test'}) raised {clean(error_text(reply.get('ename', 'Error'), reply.get('evalue', '')))}; the tests after it may fail because of it"
     notes.append(line); log(f"  note: {line}")
-  results, first_open = [], None
-  for index in [i for i, c in enumerate(nb.cells) if is_test(c)]:
-    result = result_of(nb.cells[index], index, run) | {"task": titles.get(index, "")}
-    results.append(result)
-    title = f" ({titles[index]})" if titles.get(index) else ""
-    if result["status"] == "passed": log(f"  passed          {result['id']}{title}"); continue
-    if result["status"] != "skipped": first_open = first_open or titles.get(index) or result["id"]
-    if result["status"] == "error" and result["message"].split(":")[0] in NOT_ATTEMPTED:
-      log(f"  not attempted   {result['id']}{title}: the function still raises NotImplementedError")
-    elif result["status"] == "error":
-      log(f"  error           {result['id']}{title}: {result['message']}")
+  hints, opened = released_hints(path.parent), read_opened(path.parent)
+  tests = [i for i in order if is_test(nb.cells[i]) and (task is None or titles.get(i) == task)]
+  results = [result_of(nb.cells[i], i, run) | {"task": titles.get(i, ""), "hidden_checks": hidden_checks(nb.cells[i])} for i in tests]
+  causes = {r["id"]: error_cause(nb, i, r["ename"], frames(traceback_of(nb, run, i), run.execution_counts)) or ""
+            for i, r in zip(tests, results) if r["status"] in ("failed", "error") and r.get("ename") != "CheckFailed"}
+  elsewhere = {t["task"] for t in (load_last(path.parent) or {}).get("tests", {}).values()
+               if t.get("status") not in ("passed", "skipped", None)} if task else set()   # a task's check knows the others from the last check
+  explain(results, causes, nb, elsewhere)                  # worded as grading words them
+  first_open = None
+  for index, result in zip(tests, results):
+    if result["status"] not in ("passed", "skipped"): first_open = first_open or result["task"] or result["id"]
+    for line in test_lines(result, opened_line(result["task"], opened, hints)): log(line)
+    if result["status"] not in ("failed", "error"): continue
+    if result.get("ename") not in ("CheckFailed", None) and not result["message"].startswith(("depends on", "NotImplementedError")):
       if (where := learner_line(nb, run, index, path.parent)): log(f"                  in your code at {where}")
-    else:
-      log(f"  {result['status']:<15} {result['id']}{title}: {result['message']}")
+    help_text = hint(nb.cells[index], pointer(path.parent.name, result["task"]) if hints and result["task"] in hints else "")
+    if help_text: log(f"                  {help_text}" + (f" ({opened_line(result['task'], opened, hints)})" if hints and result["task"] in hints else ""))
   passed = sum(r["status"] == "passed" for r in results)
   skipped = sum(r["status"] == "skipped" for r in results)
   if run.status != "completed": log(f"  the run stopped early: {run.message}")
-  log(f"{passed}/{len(results)} checks passed" + (f" ({skipped} skipped: this machine cannot run them)" if skipped else "")
+  hidden = [r for r in results if r["hidden_checks"]]
+  log(f"{passed}/{len(results)} visible checks passed" + (f" ({skipped} skipped: this machine cannot run them)" if skipped else "")
       + (f"; next, look at: {first_open}" if first_open else ""))
-  return {"module": path.parent.name, "status": "graded" if run.status == "completed" else run.status, "message": clean(run.message),
-          "notes": notes, "score": sum(r["score"] for r in results), "max_score": sum(r["max_score"] for r in results),
-          "seconds": round(time.monotonic() - start, 2), "tests": results,
-          "passed": passed == len(results) and run.status == "completed"}
+  if hidden:
+    log(f"grading adds hidden checks on other inputs to {len(hidden)} of these {len(results)} tests ({sum(r['max_score'] for r in hidden):g} of "
+        f"{sum(r['max_score'] for r in results):g} points): a test's points need its hidden checks too, so passing here is not a promised score")
+  report = {"module": path.parent.name, "status": "graded" if run.status == "completed" else run.status, "message": clean(run.message),
+            "notes": notes, "score": sum(r["score"] for r in results), "max_score": sum(r["max_score"] for r in results),
+            "seconds": round(time.monotonic() - start, 2), "tests": results, "task": task or "",
+            "passed": passed == len(results) and run.status == "completed"}
+  if hints: report["hints_opened"] = {t: [min(opened.get(t, 0), len(v)), len(v)] for t, v in hints.items()}
+  save_last(path.parent, report)
+  return report
+
+# ---- the last results, for `autograder progress` ----------------------------------------------------------------------
+
+def load_last(folder:Path) -> dict|None:
+  import json
+  try: data = json.loads((Path(folder) / LAST_CHECK).read_text())
+  except (OSError, ValueError): return None
+  return data if isinstance(data, dict) and isinstance(data.get("tests"), dict) else None
+
+def save_last(folder:Path, report:dict):
+  """Keep each test's last result (a check of one task updates that task's tests only)."""
+  import json, datetime
+  when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+  last = (load_last(folder) or {}) if report.get("task") else {}
+  tests = dict(last.get("tests", {}))
+  for r in report["tests"]:
+    tests[r["id"]] = {"task": r.get("task", ""), "status": r["status"], "score": r["score"], "max_score": r["max_score"],
+                      "message": r["message"], "hidden_checks": r.get("hidden_checks", False), "when": when}
+  data = {"version": 1, "module": report["module"], "when": when, "tests": tests}
+  try: (Path(folder) / LAST_CHECK).write_text(json.dumps(data, indent=1) + "\n")
+  except OSError: pass

@@ -69,19 +69,36 @@ def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> 
     nxt[site] = k + 1
   return None
 
+def _problem(r:dict, mine:dict|None) -> str|None:
+  """What is wrong with one observation against the reference's (None when it matches)."""
+  name = clean(r.get("name", "result"), 200)
+  if mine is None: return f"{name}: not observed (the test stopped before this check)"
+  try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
+  except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
+  if message is None: return None
+  if r["kind"] == "true": return name if message == "the condition is false" else f"{name}: {message}"
+  return join(name, message)
+
+def _observed(got_obs:list[dict]) -> dict:
+  got = {}
+  for o in got_obs: got.setdefault((o["site"], o["k"]), o)
+  return got
+
 def _problems(ref_obs:list[dict], got_obs:list[dict]) -> list[str]:
-  got = {(o["site"], o["k"]): o for o in got_obs}
-  out = []
+  got = _observed(got_obs)
+  return [p for r in ref_obs if (p := _problem(r, got.get((r["site"], r["k"])))) is not None]
+
+def first_failing_check(ref_obs:list[dict], got_obs:list[dict]) -> str|None:
+  """The first check, in the reference's order, that the learner's run observed and got wrong, while every check
+  before it was observed and right: where a self-check (whose checks raise at once) would have stopped. In the
+  learner's run the checks only record, so the test goes on and may raise later on the wrong value (an IndexError
+  from the test's own indexing, say): the check is the explanation, the same as the self-check's."""
+  got = _observed(got_obs)
   for r in ref_obs:
-    name = clean(r.get("name", "result"), 200)
     mine = got.get((r["site"], r["k"]))
-    if mine is None: out.append(f"{name}: not observed (the test stopped before this check)"); continue
-    try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
-    except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
-    if message is None: continue
-    if r["kind"] == "true": out.append(name if message == "the condition is false" else f"{name}: {message}")
-    else: out.append(join(name, message))
-  return out
+    if mine is None: return None
+    if (p := _problem(r, mine)) is not None: return p
+  return None
 
 def learner_error(ename:str) -> str:
   """An exception of the learner's run as a report may show it: its type only, when Python or the checks define it.
@@ -109,6 +126,7 @@ def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:se
   if got["error"]:                                          # a skip counts only where the reference skipped too (above)
     ename = got["error"][0]
     if ename in SKIPPED: return done("failed", f"{ename}: the test was skipped in this run but not in the reference run")
+    if (first := first_failing_check(ref["observations"], got["observations"])) is not None: return done("failed", first)
     shown = learner_error(ename)
     if ename in FAILED: return done("failed", f"{shown}: a check of the test failed" + (f"; first: {problems[0]}" if problems else ""))
     return done("error", f"{shown}: raised while the test ran (its message is not shown in a report; `autograder check` shows it for the visible tests)"

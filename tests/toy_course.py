@@ -30,12 +30,33 @@ def toy_notebook(n:int) -> nbformat.NotebookNode:
 
 HELPER = "def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION\n"
 
-def write_toy_course(root:Path, modules=("01_toy", "02_toy"), answer_file:bool=False) -> Path:
+def hint_cell(task:str, *levels:str, function:str="") -> nbformat.NotebookNode:
+  """A hint cell in the format of course/instructors/authoring.md."""
+  return new_markdown_cell(f"#### Hints: {task}\n" + "\n\n---\n\n".join(levels),
+                           metadata=meta(f"hints_{function or task.split()[-1]}", locked=True))
+
+def with_tasks_and_hints(nb:nbformat.NotebookNode) -> nbformat.NotebookNode:
+  """The toy notebook with a task heading before each answer and hint cells: Task 1.1 (double) has two levels,
+  Task 1.2 (square) three."""
+  out = []
+  for c in nb.cells:
+    gid = c.metadata["nbgrader"]["grade_id"]
+    if gid == "ans_double": out.append(new_markdown_cell("**Task 1.1** Write `double`.", metadata=meta("md_double")))
+    if gid == "ans_square": out.append(new_markdown_cell("**Task 1.2** Write `square`.", metadata=meta("md_square")))
+    out.append(c)
+    if gid == "ans_double": out.append(hint_cell("Task 1.1", "Think of addition.", "Add x to itself.", function="double"))
+    if gid == "ans_square": out.append(hint_cell("Task 1.2", "A product.", "```python\n# not a level break\n---\n```", "Multiply x by x.", function="square"))
+  nb.cells = out
+  return nb
+
+def write_toy_course(root:Path, modules=("01_toy", "02_toy"), answer_file:bool=False, hints:bool=False) -> Path:
   """solutions/ with the toy modules under `root`; returns the solutions folder. With `answer_file`, each module also
-  has an answer file helper.py (a task in a support file, like module 07's backend) and a 1-point test of it."""
+  has an answer file helper.py (a task in a support file, like module 07's backend) and a 1-point test of it. With
+  `hints`, each module has task headings and hint cells (see `with_tasks_and_hints`)."""
   for n, name in enumerate(modules, 1):
     (root / "solutions" / name).mkdir(parents=True, exist_ok=True)
     nb = toy_notebook(n)
+    if hints: nb = with_tasks_and_hints(nb)
     if answer_file:
       (root / "solutions" / name / "helper.py").write_text(HELPER)
       nb.cells.append(new_code_cell("from helper import triple\ncheck_equal(triple(2), 6, name='triple(2)')\n### BEGIN HIDDEN TESTS\n"

@@ -1,0 +1,189 @@
+"""Messages that find the cause of a failing test, the same in self-check and grading.
+
+* Which function raised: the frames of the error's traceback that lie in answer cells name the learner's function
+  that raised; when it belongs to another task, the test depends on that task ("depends on Task 2.1,
+  exp_fusion_rule, which raised NotImplementedError").
+* Which other tasks a test uses: a name a test cell reads that an answer cell of another task defines, or that a
+  cell computed from such a function (`savings = jit_savings(step)`), ties the test to that task; a failing check in
+  it may come from there. Only the visible lines of a test are read, so that nothing is said about hidden checks.
+
+Every text here comes from the trusted notebook (task titles, function names) or is a line number; the traceback of
+a learner's run is only searched for frame headers.
+"""
+from __future__ import annotations
+import ast, re
+from nbformat import NotebookNode
+from autograder.cells import TASK, defined_names, grade_id, headings, is_answer, is_test
+from autograder.hints import is_hint_cell
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_]*))?")
+MAX_TRACEBACK = 400                              # entries of a traceback that are read (a learner's run may send many)
+
+def cell_tasks(nb:NotebookNode) -> dict[int, str]:
+  """Each code cell's task ('Task 2.1', or '' before the first task), by cell index: the last task the markdown above
+  it named, as for test titles."""
+  out, task = {}, ""
+  for i, cell in enumerate(nb.cells):
+    if is_hint_cell(cell): continue
+    if cell.cell_type == "markdown":
+      if (m := TASK.search(cell.source)): task = f"Task {m[1]}"
+      elif headings(cell.source): task = ""
+    elif cell.cell_type == "code": out[i] = task
+  return out
+
+def frames(traceback:list, execution_counts:dict[int, int]) -> list[tuple[int, int, str]]:
+  """(cell index, line, function) of each notebook frame of a traceback, outermost first; `execution_counts` maps
+  the numbers of `In[n]` to cell indices."""
+  out = []
+  for entry in (traceback or [])[:MAX_TRACEBACK]:
+    if not isinstance(entry, str): continue
+    for m in FRAME.finditer(ANSI.sub("", entry[:100_000])):
+      if (index := execution_counts.get(int(m[1]))) is not None: out.append((index, int(m[2]), m[3] or ""))
+  return out
+
+def raised_in(nb:NotebookNode, frame_list:list[tuple[int, int, str]]) -> dict|None:
+  """The deepest frame in an answer cell: {"cell", "task", "function", "line"} (cell by grade_id), or None."""
+  tasks = cell_tasks(nb)
+  for index, line, function in reversed(frame_list):
+    if 0 <= index < len(nb.cells) and is_answer(nb.cells[index]):
+      names = sorted(defined_names(nb.cells[index].source))
+      own = function and function != "<module>" and function in nb.cells[index].source   # a name the answer spells: no text from elsewhere
+      name = function if own else (names[0] if len(names) == 1 else "")
+      return {"cell": grade_id(nb.cells[index]) or f"cell {index + 1}", "task": tasks.get(index, ""), "function": name, "line": line}
+  return None
+
+def error_cause(nb:NotebookNode, test_index:int, ename:str, frame_list:list[tuple[int, int, str]]) -> str|None:
+  """What a test's error says about its cause: another task's function that raised, or the own function that is
+  still a stub. None when the traceback reaches no answer cell."""
+  where = raised_in(nb, frame_list)
+  if where is None: return None
+  own = cell_tasks(nb).get(test_index, "")
+  name = where["function"] or where["cell"]
+  if where["task"] and where["task"] != own: return f"depends on {where['task']}, {name}, which raised {ename}"
+  if ename == "NotImplementedError": return f"not attempted: {name} still raises NotImplementedError"
+  return None
+
+# ---- which other tasks a test uses (static) --------------------------------------------------------------------------
+
+def _free_loads(node:ast.AST) -> set[str]:
+  """Names a piece of code reads, less the locals of the functions, lambdas and comprehensions in it (roughly)."""
+  loads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+  for scope in [n for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.comprehension))]:
+    loads -= {n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loads -= {a.arg for a in ast.walk(scope) if isinstance(a, ast.arg)}
+  return loads
+
+def _stores(stmt:ast.stmt) -> set[str]:
+  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): return {stmt.name}
+  out = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+  out |= {(a.asname or a.name).split(".")[0] for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+  return out
+
+def _exposed(stmts:list[ast.stmt]) -> set[str]:
+  """The names a block reads before it stores them (what it needs from the cells before it)."""
+  need: set[str] = set()
+  for stmt in reversed(stmts):
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+      mine = _free_loads(stmt.iter) | (_exposed(stmt.body + stmt.orelse) - _stores(ast.Assign(targets=[stmt.target], value=ast.Constant(0))))
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+      bound = {n.id for i in stmt.items if i.optional_vars is not None for n in ast.walk(i.optional_vars) if isinstance(n, ast.Name)}
+      mine = set().union(*(_free_loads(i.context_expr) for i in stmt.items)) | (_exposed(stmt.body) - bound)
+    elif isinstance(stmt, (ast.If, ast.While)): mine = _free_loads(stmt.test) | _exposed(stmt.body) | _exposed(stmt.orelse)
+    elif isinstance(stmt, ast.Try):
+      mine = _exposed(stmt.body) | _exposed(stmt.orelse) | _exposed(stmt.finalbody)
+      for h in stmt.handlers: mine |= (_free_loads(h.type) if h.type else set()) | (_exposed(h.body) - {h.name})
+    else: mine = _free_loads(stmt)
+    need = (need - _stores(stmt)) | mine
+  return need
+
+def _statements(source:str) -> list[tuple[set[str], set[str]]]:
+  """(names read, names stored) of each top-level statement of a cell; a definition stores only its own name."""
+  from autograder.transform import python_source
+  try: tree = ast.parse(python_source(source))
+  except SyntaxError: return []
+  return [(_free_loads(stmt), _stores(stmt)) for stmt in tree.body]
+
+def has_effect(source:str) -> bool:
+  """Whether a cell does something at its top level besides storing names: a call or magic as a statement, or an
+  assignment into an attribute or an item (`os.environ.setdefault(...)`, `%matplotlib inline`, `torch.manual_seed(0)`)."""
+  from autograder.transform import python_source
+  try: tree = ast.parse(python_source(source))
+  except SyntaxError: return True
+  for stmt in tree.body:
+    if isinstance(stmt, ast.Expr) and not isinstance(stmt.value, ast.Constant): return True
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+      targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+      if any(not isinstance(n, ast.Name) for t in targets for n in ([t] if not isinstance(t, (ast.Tuple, ast.List)) else t.elts)): return True
+  return False
+
+def needs(source:str) -> tuple[set[str], set[str]]:
+  """(names a cell reads before storing them, names it stores)."""
+  from autograder.transform import python_source
+  try: tree = ast.parse(python_source(source))
+  except SyntaxError: return set(), set()
+  return _exposed(tree.body), set().union(*(_stores(s) for s in tree.body)) if tree.body else set()
+
+def visible_source(source:str) -> str:
+  """A test cell without its hidden-test lines."""
+  from autograder.transform import hidden_lines
+  hidden = hidden_lines(source)
+  return "\n".join("" if n in hidden else line for n, line in enumerate(source.splitlines(), 1))
+
+def task_uses(nb:NotebookNode) -> dict[int, dict[str, str]]:
+  """For each test cell (by index), the other tasks whose answers its visible lines use: {task: function}. A name
+  carries the tasks of the answers its statement read, until a statement stores it again."""
+  tasks = cell_tasks(nb)
+  producers: dict[str, dict[str, str]] = {}       # name -> {task: the answer function behind it}
+  own_uses: dict[str, dict[str, str]] = {}        # task -> what its answer cells use of other answers
+  out = {}
+  for i, cell in enumerate(nb.cells):
+    if cell.cell_type != "code": continue
+    task = tasks.get(i, "")
+    everything: dict[str, str] = {}
+    for loads, stores in _statements(visible_source(cell.source) if is_test(cell) else cell.source):
+      used = {t: f for name in loads for t, f in producers.get(name, {}).items()}
+      everything.update(used)
+      for name in stores:
+        if is_answer(cell) and name in defined_names(cell.source): producers[name] = {task: name} if task else {}
+        elif used: producers[name] = dict(used)
+        else: producers.pop(name, None)
+    if is_answer(cell): own_uses.setdefault(task, {}).update({t: f for t, f in everything.items() if t != task})
+    elif is_test(cell): out[i] = {t: f for t, f in {**own_uses.get(task, {}), **everything}.items() if t and t != task}
+  return out
+
+def uses_note(uses:dict[str, str], failing:set[str]) -> str:
+  """A sentence for a failing test that uses other tasks' answers; '' when it uses none."""
+  if not uses: return ""
+  bad = [f"{f} ({t})" for t, f in uses.items() if t in failing]
+  if bad: return f"it uses {', '.join(bad)}, whose test fails too: fix that first"
+  return f"it uses {', '.join(f'{f} ({t})' for t, f in uses.items())}: a wrong value from there fails this test too"
+
+# ---- grading ----------------------------------------------------------------------------------------------------------
+
+def run_cause(nb:NotebookNode, index:int, run) -> str:
+  """The cause of a test cell's error in a run (see `error_cause`), '' when none is found. `nb` is the notebook the
+  run executed (indices as in `run`)."""
+  reply = run.replies.get(index, {})
+  if reply.get("status") != "error" or reply.get("ename") in ("CheckFailed", "CheckSkipped"): return ""
+  tb = reply.get("traceback") if isinstance(reply.get("traceback"), list) else []
+  from autograder.verdict import learner_error          # a class the answer defines could be named anything
+  return error_cause(nb, index, learner_error(str(reply.get("ename", "Error"))), frames(tb, run.execution_counts)) or ""
+
+def explain(tests:list[dict], causes:dict[str, str], source:NotebookNode, failing_elsewhere:set[str]=frozenset()):
+  """The messages of failing tests, the same in grading and self-check: a test whose error came from another task's
+  function says which (instead of the bare error), a stub of its own says it is not attempted, and a failing test
+  that uses other tasks' answers says so. `tests` are results (changed in place), `causes` the run's causes by test
+  id, `failing_elsewhere` tasks known to fail that these results do not hold (a check of one task)."""
+  index = {grade_id(c): i for i, c in enumerate(source.cells) if is_test(c)}
+  uses = task_uses(source)
+  failing = {t.get("task", "") for t in tests if t["status"] in ("failed", "error", "timeout", "not_run")} | set(failing_elsewhere)
+  for t in tests:
+    if t["status"] not in ("failed", "error"): continue
+    cause = causes.get(t["id"], "")
+    if cause.startswith("depends on"):
+      t["message"] = cause if t["message"].startswith("NotImplementedError") else f"{cause} ({t['message']})"
+    elif cause.startswith("not attempted"):
+      t["message"] = f"NotImplementedError: not attempted ({cause.removeprefix('not attempted: ').replace(' NotImplementedError', ' it')})"   # verdict.not_attempted reads the first word
+    elif (note := uses_note(uses.get(index.get(t["id"], -1), {}), failing - {t.get("task", "")})):
+      t["message"] = f"{t['message']}; {note}"
