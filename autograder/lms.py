@@ -6,7 +6,8 @@ canvas: the Gradebook import CSV. Canvas documents its columns as Student, ID, S
   then one column per assignment (a new name creates the assignment), and writes a "Points Possible" row under the
   header in its own exports ("Importing a CSV file to Grades", teaching.resources.osu.edu/toolsets/carmencanvas/
   guides/calculating-final-grades/import-csv-file-carmen-grades; Canvas guide "How do I import grades in the
-  Gradebook?"). Canvas matches a row by ID, SIS User ID or SIS Login ID: each learner needs one in the roster.
+  Gradebook?"); Canvas's own grades.csv starts with the same five columns (nemogb-dev.github.io/nemogb-r/articles/
+  detailed-canvas-export-info.html). Canvas matches a row by ID, SIS User ID or SIS Login ID: each learner needs one.
 moodle: the CSV grade import. "The import file format is the same as the corresponding export format"; the
   learner is identified by mapping a column to a user field: "Email address" to useremail, or "ID number" to
   useridnumber; every other column maps to a grade item (docs.moodle.org/311/en/Grade_import). Each learner needs an
