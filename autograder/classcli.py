@@ -35,7 +35,8 @@ def cmd_stats(args) -> int:
   try: rows = stats(Path(args.gradebook))
   except ValueError as e: return fail(e)
   if args.summary:
-    with open(args.summary, "a") as f: f.write((Path(args.gradebook) / "item-analysis.md").read_text())
+    text = (Path(args.gradebook) / "item-analysis.md").read_text()
+    with open(args.summary, "a") as f: f.write("\n".join(l for l in text.splitlines() if not l.startswith("![")) + "\n")   # a job summary shows no local image
   weak = [f"{r['module'].split('_')[0]} {r['task']}" for r in rows if r["item_rest"] != "" and r["item_rest"] < 0.2]
   print(f"{len(rows)} task(s) analysed: {Path(args.gradebook) / 'item-analysis.csv'}, item-analysis.png, item-analysis.md"
         + (f"; separating poorly (item-rest r < 0.2): {', '.join(weak)}" if weak else ""))

@@ -3,8 +3,8 @@ and answer files (module 07's my_backend.py, say) are extracted per module into 
 copydetect (winnowing over normalised tokens, the method behind MOSS: renamed variables and reordered functions are
 still found) compares every pair of learners on the same module, with the released starter (the stubs of projects/)
 as boilerplate, so that what every learner was given counts for nothing. It flags for a human to read; it never
-changes a score. Writes DIR/similarity.csv and similarity.md (pairs ranked by similarity) and copydetect's report
-DIR/similarity.html."""
+changes a score. Writes DIR/similarity.csv (every pair) and similarity.md (the 50 most similar pairs), ranked by
+similarity, and copydetect's report DIR/similarity.html (the pairs above 25%, code side by side)."""
 from __future__ import annotations
 import csv, logging
 from pathlib import Path
@@ -14,6 +14,7 @@ from autograder.course import notebook_path
 from autograder.gradebook import GradebookError
 
 COLUMNS = ["module", "learner_a", "learner_b", "similarity", "a_in_b", "b_in_a", "tokens"]
+REPORT_ABOVE = 0.25        # the HTML report shows pairs above this share side by side (all pairs are in the CSV)
 
 def answers(source_root:Path, folder:Path, module:str) -> str|None:
   """One learner's answers to a module as one Python text (answer cells in order, then answer files), or None
@@ -58,7 +59,7 @@ def similarity(submissions:Path, out:Path, source:Path, starter:Path, modules:li
   if files >= 2:
     logging.getLogger().setLevel(logging.ERROR)
     detector = CopyDetector(test_dirs=[str(out / "code")], boilerplate_dirs=[str(out / "starter")] if (out / "starter").is_dir() else [],
-                            extensions=["py"], same_name_only=True, noise_t=noise, guarantee_t=noise, display_t=0.0, autoopen=False,
+                            extensions=["py"], same_name_only=True, noise_t=noise, guarantee_t=noise, display_t=REPORT_ABOVE, autoopen=False,
                             silent=True, out_file=str(out / "similarity.html"))
     detector.run()
     sim, overlap = detector.similarity_matrix, detector.token_overlap_matrix

@@ -189,7 +189,8 @@ def test_item_analysis(tmp_path):
   assert float(rows["Task 1.4"]["partial"]) > 0 and float(rows["Task 1.4"]["mean"]) == pytest.approx(np.mean(mine("test_d")) / 4, abs=1e-3)
   assert rows["Task 1.1"]["common_failure"] == "a: got 7" and int(rows["Task 1.1"]["failure_count"]) == 8 and rows["Task 2.1"]["common_failure"] == ""
   assert (out / "item-analysis.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-  assert "![tasks sorted by difficulty](item-analysis.png)" in (tmp_path / "summary.md").read_text()
+  assert "![tasks sorted by difficulty](item-analysis.png)" in (out / "item-analysis.md").read_text()
+  assert "| 01_x | `Task 1.1` | 2 | 60% | 0% | 40% | 60% |" in (tmp_path / "summary.md").read_text()
   (tmp_path / "empty").mkdir()
   for folder in (tmp_path / "nowhere", tmp_path / "empty"):
     bad = cli("stats", folder)
