@@ -63,16 +63,17 @@ def similarity(submissions:Path, out:Path, source:Path, starter:Path, modules:li
                             silent=True, out_file=str(out / "similarity.html"))
     detector.run()
     sim, overlap = detector.similarity_matrix, detector.token_overlap_matrix
-    index = {f: i for i, f in enumerate(detector.test_files)}
-    who = lambda f: (Path(f).parent.name, Path(f).stem)
-    for a in detector.test_files:
-      for b in detector.test_files:
-        (la, ma), (lb, mb) = who(a), who(b)
-        if ma != mb or la >= lb: continue
-        ab, ba = (float(x) for x in sim[index[a], index[b]])
-        if ab < 0: continue                                   # not compared
-        rows.append({"module": ma, "learner_a": la, "learner_b": lb, "similarity": round(max(ab, ba), 3),
-                     "a_in_b": round(ab, 3), "b_in_a": round(ba, 3), "tokens": int(overlap[index[a], index[b]])})
+    column = {f: j for j, f in enumerate(detector.ref_files)}      # (the reference files are the same files, maybe in another order)
+    by_module = {}
+    for i, f in enumerate(detector.test_files): by_module.setdefault(Path(f).stem, []).append((Path(f).parent.name, i, column[f]))
+    for module, entries in by_module.items():
+      for la, a, _ in entries:
+        for lb, _, b in entries:
+          if la >= lb: continue
+          ab, ba = (float(x) for x in sim[a, b])
+          if ab < 0: continue                                 # not compared (copydetect could not read one of them)
+          rows.append({"module": module, "learner_a": la, "learner_b": lb, "similarity": round(max(ab, ba), 3),
+                       "a_in_b": round(ab, 3), "b_in_a": round(ba, 3), "tokens": int(overlap[a, b])})
     detector.generate_html_report()
   rows.sort(key=lambda r: (-r["similarity"], r["module"], r["learner_a"], r["learner_b"]))
   with open(out / "similarity.csv", "w", newline="") as f:
