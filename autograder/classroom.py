@@ -1,13 +1,18 @@
 """Grading a class: one folder per learner (a checkout of their repository), graded in parallel, each learner in a
 process of its own (one learner's crash, timeout or garbage cannot touch another's result), with a progress bar and
-an ETA. Writes a gradebook (CSV and JSON) and each learner's report and feedback. A learner whose submission has not
-changed since it was graded is not graded again: an interrupted run resumes where it stopped."""
+an ETA. Writes a gradebook (CSV and JSON, see autograder/gradebook.py) and each learner's report and feedback. A
+learner whose submission has not changed since it was graded is not graded again: an interrupted run resumes where
+it stopped. With a shard K/N, only the learners of that shard (autograder/shard.py); `autograder merge` joins them."""
 from __future__ import annotations
 import csv, hashlib, json, os, signal, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from autograder import feedback
 from autograder.grade import reference
+from autograder.gradebook import GradebookError, rebuild
+from autograder.late import Policy
+from autograder.roster import FETCHED
+from autograder.shard import shard_of
 
 STAMP = "submission.sha256"
 
@@ -46,36 +51,42 @@ def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:f
   except (OSError, ValueError):
     return {"score": 0.0, "max_score": 0.0, "modules": [], "error": f"grading {learner.name} did not finish (exit code {proc.returncode})"}
 
-def gradebook_rows(name:str, report:dict) -> list[dict]:
-  if report.get("error"): return [{"learner": name, "module": "", "score": 0, "max_score": 0, "status": "grader_error", "flags": report["error"]}]
-  return [{"learner": name, "module": m["module"], "score": m["score"], "max_score": m["max_score"], "status": m["status"],
-           "flags": "; ".join(f"{f['where']}: {f['rule']}" for f in m.get("flags", []))} for m in report["modules"]]
+def _fetched(submissions:Path) -> dict[str, dict]:
+  """What fetch recorded per learner (commit, committed_at, due), if it ran."""
+  path = Path(submissions) / FETCHED
+  if not path.is_file(): return {}
+  with open(path, newline="") as f: return {r["learner"]: r for r in csv.DictReader(f)}
 
-def write_gradebook(out:Path, rows:list[dict]):
-  rows = sorted(rows, key=lambda r: (r["learner"], r["module"]))
-  (out / "gradebook.json").write_text(json.dumps(rows, indent=1) + "\n")
-  with open(out / "gradebook.csv", "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=["learner", "module", "score", "max_score", "status", "flags"])
-    w.writeheader()
-    for r in rows: w.writerow({k: (str(v).lstrip("=+-@") if isinstance(v, str) else v) for k, v in r.items()})   # no spreadsheet formulas
-
-def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:int=2, timeout:float=3600, log=print) -> dict:
-  """Grade every learner folder of `submissions` into `out`; returns {"graded", "skipped", "seconds"}."""
+def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:int=2, timeout:float=3600, log=print,
+              shard:tuple[int, int]|None=None, reference_only:bool=False, policy:Policy=Policy(), overrides:list[dict]=()) -> dict:
+  """Grade every learner folder of `submissions` (those of shard K/N only, with `shard`) into `out`; returns
+  {"graded", "skipped", "learners", "seconds", "unused_overrides"}. `reference_only`: compute the reference runs and stop."""
   from tqdm import tqdm
   from autograder.course import module_names
   from autograder.grade import _module_key
-  out.mkdir(parents=True, exist_ok=True)
+  if not Path(submissions).is_dir(): raise GradebookError(f"{submissions}: no such folder")
+  everyone = learners(submissions)
+  if not everyone and not reference_only: raise GradebookError(f"{submissions}: no learner folder in it (an empty class)")
+  mine = [l for l in everyone if shard is None or shard_of(l.name, shard[1]) == shard[0]]
   wanted = modules or module_names(source)
   for m in tqdm(wanted, desc="reference runs", unit="module", file=sys.stderr, disable=None): reference(m, source)
+  if reference_only: return {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0, "unused_overrides": []}
+  out.mkdir(parents=True, exist_ok=True)
   source_key = "".join(_module_key(source / m) for m in wanted)
-  rows, todo, skipped = [], [], 0
-  for learner in learners(submissions):
+  fetched = _fetched(submissions)
+  todo, skipped = [], 0
+  for learner in mine:
     folder = out / "feedback" / learner.name
+    folder.mkdir(parents=True, exist_ok=True)
+    record = folder / "fetched.json"
+    if learner.name in fetched: record.write_text(json.dumps({k: fetched[learner.name][k] for k in ("commit", "committed_at", "due")}) + "\n")
+    elif record.exists(): record.unlink()
     stamp = fingerprint(submission_root(learner), wanted, source_key)
     done = folder / STAMP
-    if done.is_file() and done.read_text() == stamp and (folder / "report.json").is_file():
-      rows += gradebook_rows(learner.name, json.loads((folder / "report.json").read_text())); skipped += 1
+    if done.is_file() and done.read_text() == stamp and (folder / "report.json").is_file(): skipped += 1
     else: todo.append((learner, folder, stamp))
+  names = [l.name for l in mine]
+  finished = {l.name for l in mine} - {l.name for l, _, _ in todo}
   running, start, graded = {}, time.monotonic(), 0
   bar = tqdm(total=len(todo), desc="grading", unit="learner", file=sys.stderr, disable=None)
   pool = ThreadPoolExecutor(max_workers=max(1, jobs))
@@ -84,23 +95,25 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
     for fut in as_completed(futures):
       learner, folder, stamp = futures[fut]
       report = fut.result()
+      if report.get("error"): (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")   # the gradebook shows it
       feedback.write(report, folder, learner.name)
       if not report.get("error"): (folder / STAMP).write_text(stamp)
-      rows += gradebook_rows(learner.name, report); graded += 1
+      finished.add(learner.name); graded += 1
       bar.set_postfix_str(f"{learner.name}: {report['score']:g}/{report['max_score']:g}"); bar.update()
   except KeyboardInterrupt:
     for proc in list(running.values()):
       try: os.killpg(proc.pid, signal.SIGKILL)
       except OSError: pass
     pool.shutdown(wait=False, cancel_futures=True)
-    write_gradebook(out, rows)
+    rebuild(out, sorted(finished), policy, overrides)
     log(f"interrupted: {graded} graded now, {skipped} kept from before; run again to resume")
     raise
   finally:
     bar.close()
     pool.shutdown(wait=True)
-  write_gradebook(out, rows)
-  return {"graded": graded, "skipped": skipped, "seconds": round(time.monotonic() - start, 1)}
+  built = rebuild(out, names, policy, overrides)
+  return {"graded": graded, "skipped": skipped, "learners": len(names), "seconds": round(time.monotonic() - start, 1),
+          "unused_overrides": built["unused_overrides"]}
 
 def summary(out:Path) -> str:
   """The gradebook as a Markdown table, a learner per row and a module per column."""

@@ -1,4 +1,5 @@
-"""The `autograder` command: release, check, hint, progress, grade, grade-all, fetch, export-student, lint, mutants, doctor."""
+"""The `autograder` command: release, check, hint, progress, grade, grade-all, merge, stats, export-grades, similarity,
+fetch, export-student, lint, mutants, doctor."""
 from __future__ import annotations
 import argparse, os, sys
 # jsonschema (which nbformat imports) loads rfc3987_syntax when it is installed, for its "iri" format, and that compiles
@@ -87,19 +88,31 @@ def cmd_grade(args) -> int:
   return 0
 
 def cmd_grade_all(args) -> int:
+  from autograder.classcli import fail, policy_and_overrides, report_overrides
   from autograder.classroom import grade_all
   from autograder.sandbox import available
+  from autograder.shard import parse
   source = Path(args.source)
   modules = resolve(args.modules, module_names(source)) if args.modules else []
+  try:
+    shard = parse(args.shard) if args.shard else None
+    policy, overrides = policy_and_overrides(args)
+  except ValueError as e: return fail(e)
   if args.require_sandbox and not (usable := available())[0]:
     print(f"autograder: refusing to grade: the sandbox is not available ({usable[1]}), and --require-sandbox was given", file=sys.stderr)
     return 2
-  try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout)
+  try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout,
+                        shard=shard, reference_only=args.reference_only, policy=policy, overrides=overrides)
   except KeyboardInterrupt: return 130
+  except ValueError as e: return fail(e)
+  if args.reference_only:
+    print(f"reference runs ready for {len(modules or module_names(source))} module(s)"); return 0
   if args.summary:
     from autograder.classroom import summary
     with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
-  print(f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
+  report_overrides(done["unused_overrides"] if not shard else [], args.overrides)      # a shard sees only its own learners
+  print((f"shard {args.shard}: {done['learners']} learner(s); " if shard else "") +
+        f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
         f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
   return 0
 
@@ -145,8 +158,10 @@ def cmd_export(args) -> int:
   return 0
 
 def cmd_fetch(args) -> int:
+  from autograder.late import load
   from autograder.roster import fetch
-  got = fetch(Path(args.roster), Path(args.submissions))
+  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days)
+  except ValueError as e: print(f"autograder: {e}", file=sys.stderr); return 2
   bad = [k for k, v in got.items() if v.startswith("not fetched")]
   print(f"fetched {len(got) - len(bad)} of {len(got)} learner(s) into {args.submissions}/" + (f"; not fetched: {', '.join(bad)}" if bad else ""))
   return 0
@@ -194,6 +209,10 @@ def parser() -> argparse.ArgumentParser:
   ga.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
   ga.add_argument("--summary", help="also write a Markdown table (learner x module) here, e.g. $GITHUB_STEP_SUMMARY")
   ga.add_argument("--require-sandbox", action="store_true", help="refuse to grade when bubblewrap cannot sandbox the learners' code")
+  ga.add_argument("--shard", metavar="K/N", help="grade only shard K of N (learners assigned by a hash of their name); `autograder merge` joins the shards")
+  ga.add_argument("--reference-only", action="store_true", help="compute the reference runs (into AUTOGRADER_CACHE) and stop")
+  ga.add_argument("--policy", default="grading.toml", help="the late policy ([late] of this file; default: grading.toml if it exists)")
+  ga.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides, applied after grading (default: overrides.csv if it exists)")
   ga.set_defaults(fn=cmd_grade_all)
   li = sub.add_parser("lint", help="find oracle parts that a learner's run would still need (authors)")
   li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
@@ -211,8 +230,11 @@ def parser() -> argparse.ArgumentParser:
   ex = sub.add_parser("export-student", help="write the learner repository (no solutions, no hidden tests) into DEST")
   ex.add_argument("dest"); ex.set_defaults(fn=cmd_export)
   fe = sub.add_parser("fetch", help="check out each learner of a roster at their last commit before the deadline")
-  fe.add_argument("roster", help="CSV: learner, repository, ref, deadline"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
+  fe.add_argument("roster", help="CSV: learner, repository, ref, deadline (and optional columns: see autograder/roster.py)"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
+  fe.add_argument("--policy", default="grading.toml", help="the late policy: commits up to its window_days after the due time are fetched")
   fe.set_defaults(fn=cmd_fetch)
+  from autograder.classcli import add_commands
+  add_commands(sub, _root)
   d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
   d.set_defaults(fn=cmd_doctor)
   return p

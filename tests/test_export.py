@@ -96,7 +96,15 @@ EXERCISED = {  # each command a workflow runs, and the test that runs it
   ".venv/bin/autograder check --exit-zero --json check.json --markdown check.md": "test_the_exports_two_commands_work_from_a_fresh_clone",
   'cat check.md >> "$GITHUB_STEP_SUMMARY" || true': "a shell append",
   '.venv/bin/autograder fetch "$ROSTER" submissions': "test_fetch_takes_the_last_commit_before_the_deadline",
-  '.venv/bin/autograder grade-all submissions --out gradebook --jobs 2 --require-sandbox --summary "$GITHUB_STEP_SUMMARY"': "tests/test_classroom.py",
+  '.venv/bin/autograder grade-all submissions --out gradebook --reference-only': "test_class_scale.py::test_shards_merge_into_the_unsharded_gradebook",
+  'tar -cf submissions.tar submissions': "test_class_scale.py::test_shards_merge_into_the_unsharded_gradebook (runs it)",
+  'tar -xf submissions.tar': "test_class_scale.py::test_shards_merge_into_the_unsharded_gradebook (runs it)",
+  '.venv/bin/python -m autograder.shard "$SHARDS" >> "$GITHUB_OUTPUT"': "test_class_scale.py::test_the_matrix_step_prints_the_shards",
+  '.venv/bin/autograder grade-all submissions --out gradebook --shard "$SHARD" --jobs 2 --require-sandbox': "test_class_scale.py::test_shards_merge_into_the_unsharded_gradebook",
+  '.venv/bin/autograder merge shards/* --out gradebook --summary "$GITHUB_STEP_SUMMARY"': "test_class_scale.py::test_shards_merge_into_the_unsharded_gradebook",
+  '.venv/bin/autograder stats gradebook --summary "$GITHUB_STEP_SUMMARY"': "test_class_scale.py::test_item_analysis",
+  '.venv/bin/autograder export-grades gradebook --format canvas --roster "$ROSTER"': "test_class_scale.py::test_grades_for_the_lms",
+  '.venv/bin/autograder similarity submissions --out gradebook/similarity': "test_class_scale.py::test_similarity_finds_the_planted_pair",
 }
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)

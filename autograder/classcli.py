@@ -1,0 +1,89 @@
+"""The instructor's class commands beyond grade-all: merge, stats, export-grades, similarity (registered by cli.py).
+Every problem an instructor can fix (a missing folder, an empty class, a malformed roster, policy or overrides file)
+is one line on stderr and exit code 2, never a traceback."""
+from __future__ import annotations
+import sys
+from pathlib import Path
+
+def fail(e:Exception) -> int:
+  print(f"autograder: {e}", file=sys.stderr)
+  return 2
+
+def policy_and_overrides(args):
+  from autograder.gradebook import read_overrides
+  from autograder.late import load
+  return load(args.policy), read_overrides(args.overrides)
+
+def report_overrides(unused:list[int], path):
+  if unused: print(f"note: {len(unused)} override(s) of {path} matched no learner, module or test here (lines {', '.join(map(str, unused))})")
+
+def cmd_merge(args) -> int:
+  from autograder.merge import merge
+  try:
+    policy, overrides = policy_and_overrides(args)
+    done = merge([Path(d) for d in args.dirs], Path(args.out), policy, overrides)
+  except ValueError as e: return fail(e)
+  if args.summary:
+    from autograder.classroom import summary
+    with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
+  report_overrides(done["unused_overrides"], args.overrides)
+  print(f"merged {done['learners']} learner(s) from {done['shards']} shard(s) into {Path(args.out) / 'gradebook.csv'}; late policy: {policy.describe()}")
+  return 0
+
+def cmd_stats(args) -> int:
+  from autograder.stats import stats
+  try: rows = stats(Path(args.gradebook))
+  except ValueError as e: return fail(e)
+  if args.summary:
+    text = (Path(args.gradebook) / "item-analysis.md").read_text()
+    with open(args.summary, "a") as f: f.write("\n".join(l for l in text.splitlines() if not l.startswith("![")) + "\n")   # a job summary shows no local image
+  weak = [f"{r['module'].split('_')[0]} {r['task']}" for r in rows if r["item_rest"] != "" and r["item_rest"] < 0.2]
+  print(f"{len(rows)} task(s) analysed: {Path(args.gradebook) / 'item-analysis.csv'}, item-analysis.png, item-analysis.md"
+        + (f"; separating poorly (item-rest r < 0.2): {', '.join(weak)}" if weak else ""))
+  return 0
+
+def cmd_export_grades(args) -> int:
+  from autograder.lms import export
+  try: path = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
+  except ValueError as e: return fail(e)
+  print(f"wrote {path} ({args.format})")
+  return 0
+
+def cmd_similarity(args) -> int:
+  from autograder.course import module_names, resolve, UnknownModule
+  from autograder.similarity import similarity
+  source = Path(args.source)
+  try:
+    modules = resolve(args.modules, module_names(source)) if args.modules else module_names(source)
+    rows = similarity(Path(args.submissions), Path(args.out), source, Path(args.starter), modules)
+  except (ValueError, UnknownModule) as e: return fail(e)
+  top = rows[0] if rows else None
+  print(f"{len(rows)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+        + f"see {Path(args.out) / 'similarity.md'} and similarity.html (flags only: scores are unchanged)")
+  return 0
+
+def add_commands(sub, root):
+  """Register the commands on the `autograder` parser's subparsers; `root(name)` finds solutions/ or projects/."""
+  me = sub.add_parser("merge", help="join the gradebooks of shards (grade-all --shard K/N) into one")
+  me.add_argument("dirs", nargs="+", metavar="DIR", help="the shards' output folders")
+  me.add_argument("--out", required=True, help="the merged grading folder")
+  me.add_argument("--policy", default="grading.toml", help="the late policy ([late] of this file; default: grading.toml if it exists)")
+  me.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides (default: overrides.csv if it exists)")
+  me.add_argument("--summary", help="also write the class table here, e.g. $GITHUB_STEP_SUMMARY")
+  me.set_defaults(fn=cmd_merge)
+  st = sub.add_parser("stats", help="item analysis: per task, full/partial/none, mean, discrimination, most common failure")
+  st.add_argument("gradebook", metavar="GRADEBOOK_DIR", help="a grading folder (grade-all or merge output); the analysis is written into it")
+  st.add_argument("--summary", help="also append the Markdown table here, e.g. $GITHUB_STEP_SUMMARY")
+  st.set_defaults(fn=cmd_stats)
+  eg = sub.add_parser("export-grades", help="the gradebook as an LMS grade import file (Canvas, Moodle) or a plain CSV")
+  eg.add_argument("gradebook", metavar="GRADEBOOK_DIR")
+  eg.add_argument("--format", required=True, choices=["canvas", "moodle", "csv"])
+  eg.add_argument("--roster", default="roster.csv", help="the roster with the LMS columns (lms_id, sis_id, sis_login, email, section, name)")
+  eg.add_argument("--out", help="the file to write (default: GRADEBOOK_DIR/grades-FORMAT.csv)")
+  eg.set_defaults(fn=cmd_export_grades)
+  si = sub.add_parser("similarity", help="rank pairs of learners by shared answer code (copydetect); flags only, never a score")
+  si.add_argument("submissions", metavar="SUBMISSIONS", help="a folder with one folder per learner")
+  si.add_argument("--out", required=True, help="where the table and report go")
+  si.add_argument("--source", default=root("solutions")); si.add_argument("--starter", default=root("projects"), help="the released starters (boilerplate)")
+  si.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
+  si.set_defaults(fn=cmd_similarity)
