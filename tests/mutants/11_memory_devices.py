@@ -48,4 +48,7 @@ MUTANTS = [
      "old": "prg = do_to_program(call.src[0], Device[call.device].renderer)", "new": "prg = to_program(call.src[0], Device[call.device].renderer)"},
     {"name": "replay_report pairs kernels by name", "target": "ans_replay",
      "old": "        snap[call.src[0].key] = (ansistrip(prg.arg.name), source_of(prg))", "new": "        snap[ansistrip(prg.arg.name)] = (ansistrip(prg.arg.name), source_of(prg))"},
+    {"name": "kernel_snapshot lets the schedule cache serve the schedule", "target": "ans_replay",
+     "old": "    with Context(SCACHE=0):\n        tensors = build()\n        linear = tensors[0].schedule_linear(*tensors[1:])",
+     "new": "    tensors = build()\n    linear = tensors[0].schedule_linear(*tensors[1:])"},
 ]
