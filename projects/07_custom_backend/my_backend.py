@@ -43,29 +43,30 @@ class MyAllocator(LRUAllocator):
   """Memory for the MY device. LRUAllocator (tinygrad) keeps freed buffers for reuse; we only write the `_` methods."""
 
   def _alloc(self, size:int, options:BufferSpec) -> MyBuffer:
-    """Return a MyBuffer of `size` bytes whose `addr` is a multiple of ALIGN (64).
-
-    Take the memory from ctypes, e.g. a `(ctypes.c_uint8 * n)()` array, which Python frees when nothing refers to it
-    any more; `ctypes.addressof(array)` is its address. A ctypes array is only 16-byte aligned: ask for ALIGN-1 more
-    bytes and round the address up. `options` (a BufferSpec) can be ignored here."""
+    """Return a MyBuffer of `size` bytes (size >= 1) whose `addr` is a multiple of ALIGN (64), with `mem` the Python
+    object that owns the memory: the bytes addr .. addr+size-1 stay valid and writable as long as `mem` is alive, and
+    buffers alive at the same time never overlap. Freed by Python when nothing refers to `mem` any more.
+    `options` (a BufferSpec) can be ignored here. (Task 1.1; `autograder hint 07 1.1`)"""
     # YOUR CODE HERE
     raise NotImplementedError()
 
   def _copyin(self, dest:MyBuffer, src:memoryview):
-    """Copy the bytes of `src` (host memory, possibly read-only) into the device buffer `dest`:
-    ctypes.memmove(dst_addr, src_addr, n) with n = src.nbytes. `mv_address(src)` (above) gives a memoryview's address."""
+    """Copy the src.nbytes bytes of `src` (host memory, possibly read-only) to the first src.nbytes bytes of the
+    device buffer `dest`; the rest of `dest` is left as it was. (src.nbytes <= dest.size)"""
     # YOUR CODE HERE
     raise NotImplementedError()
 
   def _copyout(self, dest:memoryview, src:MyBuffer):
-    """Copy dest.nbytes bytes from the device buffer `src` into the host memoryview `dest` (writable)."""
+    """Copy the first dest.nbytes bytes of the device buffer `src` into the host memoryview `dest` (writable, possibly
+    a slice of a larger array: only its own bytes change). (dest.nbytes <= src.size)"""
     # YOUR CODE HERE
     raise NotImplementedError()
 
   def _offset(self, buf:MyBuffer, size:int, offset:int) -> MyBuffer:
-    """A view of `size` bytes starting `offset` bytes into `buf`: no copy, same memory (writes through the view are
-    seen in `buf`). The view must keep the memory alive (share `buf.mem`). tinygrad's memory planner uses this to carve
-    the intermediate buffers of a schedule out of one big allocation."""
+    """A MyBuffer for the `size` bytes that start `offset` bytes into `buf`: a view, not a copy (its addr is
+    buf.addr + offset; writes through either one are seen in the other), which keeps the memory alive by itself,
+    even after `buf` is dropped. tinygrad's memory planner uses views to carve the intermediate buffers of a schedule
+    out of one big allocation. (Task 1.2)"""
     # YOUR CODE HERE
     raise NotImplementedError()
 
@@ -81,13 +82,13 @@ class MyCompiler(Compiler):
     super().__init__(None)   # cachekey None: no on-disk cache, so a fixed bug never hides behind an old cached binary
 
   def compile(self, src:str) -> bytes:
-    """Run clang in a subprocess: `clang -shared -O2 -fPIC -march=native -fno-math-errno -x c - -o <path>` (CLANG_ARGS
-    above, then `-o`, then a path) with `src` on stdin; return the bytes of the file it wrote (on Linux they start
-    with b'\\x7fELF'). Use a temporary directory (tempfile.TemporaryDirectory) for the output, so that parallel compiles
-    never share a file.
+    """The bytes of a shared library (on Linux an ELF file of type 3, starting with b'\\x7fELF') built by clang with
+    CLANG_ARGS (above: -O2, -march=native, ...) from the C source `src`, which ctypes.CDLL can load and which exports
+    src's functions. Safe to call from several threads at once (tinygrad compiles in parallel); leaves no file behind.
 
-    If clang fails, raise CompileError (from tinygrad.device) with clang's message: clang writes it on stderr, and it
-    quotes the offending source line, e.g. "<stdin>:2:11: error: expected expression / int x = ; / ^"."""
+    If the C does not compile, raise CompileError (from tinygrad.device) whose message holds clang's own message,
+    e.g. "<stdin>:2:11: error: expected expression", followed by the offending line as clang quotes it ("int x = ;").
+    A failed compile leaves the compiler usable. (Tasks 2.1 and 2.2)"""
     # YOUR CODE HERE
     raise NotImplementedError()
 
@@ -97,28 +98,26 @@ class MyCompiler(Compiler):
 class MyProgram(Program):
   """One compiled kernel, loaded and ready to call. tinygrad builds it with `MyDevice.runtime(obj)` -> MyProgram(dev, obj)."""
   def __init__(self, dev:MyDevice, obj:TinyELF):
-    """Load `obj.lib` (the bytes from MyCompiler.compile) and look up the kernel function `obj.name` in it.
-
-    ctypes.CDLL needs a file: write the bytes to a temporary file with a unique name (dlopen hands back the *same*
-    library for a path it has already loaded), load it, then the file may be deleted. Keep the CDLL object and the
-    function on self. Set the function's `restype = None` (kernels return void).
+    """Load `obj.lib` (the bytes from MyCompiler.compile) so that calling this program runs the function `obj.name`
+    of THIS library, even when other programs, loaded before or after, define a function of the same name.
 
     `obj.signature` lists the kernel's parameters in order, as (name, slot, dtype, shape): the buffers first, then the
     scalar variables. One of them may be named 'core_id' (a thread id, when the kernel was split over CPU threads):
-    remember its slot in `self.core_id_slot` (None when there is none); __call__ needs it."""
+    set `self.core_id_slot` to its slot, or None when there is none. (Task 3.1; `autograder hint 07 3.1`)"""
     self.dev, self.name, self.signature = dev, obj.name, obj.signature
     # YOUR CODE HERE
     raise NotImplementedError()
 
   def __call__(self, *bufs:MyBuffer, global_size:tuple[int,int,int]=(1,1,1), local_size:tuple[int,int,int]|None=(1,1,1),
                vals:tuple[int|None, ...]=(), wait:bool=False, timeout:int|None=None) -> float|None:
-    """Run the kernel: C arguments are the buffers' addresses (as ctypes.c_void_p), then the scalar `vals` (C ints:
-    ctypes.c_int64 is safe for any integer parameter on x86-64 and arm64). The entry of `vals` at the 'core_id' slot
-    is None: when the kernel has a core_id, call it once for each tid in range(global_size[0]), with core_id = tid (a
-    plain loop: the threads run one after the other). Otherwise call it once.
+    """Run the kernel on the buffers `bufs` (in signature order) and the scalar parameters `vals` (the values of the
+    scalar slots, in order; the entry at the 'core_id' slot is None). A kernel with a core_id runs once for each
+    tid in 0, 1, ..., global_size[0] - 1, with core_id = tid, one after the other; a kernel without one runs exactly
+    once, whatever global_size says. Scalars may be negative or large (any C int).
 
-    When `wait` is true return the time the kernel call(s) took, in seconds (time.perf_counter); else return None.
-    `local_size` and `timeout` can be ignored (a CPU has no work groups, and a call here cannot be interrupted)."""
+    Returns None when `wait` is false; when it is true, the seconds (a float) that all of the kernel's runs of this
+    call took together, as the clock around them would measure. `local_size` and `timeout` can be ignored (a CPU has
+    no work groups, and a call here cannot be interrupted). (Tasks 3.1 and 3.2)"""
     # YOUR CODE HERE
     raise NotImplementedError()
 
@@ -137,15 +136,15 @@ class MyRenderer(ClangRenderer):
 class MyDevice(Compiled):
   """The device. tinygrad opens it with MyDevice("MY") the first time Device["MY"] is used."""
   def __init__(self, device:str):
-    """Call Compiled.__init__(device, allocator, renderers, runtime, graph=None, arch=None) with: a MyAllocator of this
-    device, the renderer classes [MyRenderer], the program class MyProgram, and arch=ARCH (above)."""
+    """A Compiled device (tinygrad.device) named `device` whose allocator is a MyAllocator of this device, whose
+    renderer is a MyRenderer (carrying a MyCompiler), whose program class is MyProgram and whose arch is ARCH (above).
+    (Task 4.1)"""
     # YOUR CODE HERE
     raise NotImplementedError()
 
 def register():
-  """Make `Device["MY"]` find MyDevice. tinygrad looks a device up with importlib.import_module("tinygrad.runtime.ops_my")
-  and takes the member named (case-insensitively) "MyDevice". Put this module (sys.modules[__name__]) into sys.modules
-  under that name."""
+  """Make `Device["MY"]` find MyDevice: afterwards importlib.import_module("tinygrad.runtime.ops_my") returns this
+  module (tinygrad then takes its member named, case-insensitively, "MyDevice"). (Task 4.1)"""
   # YOUR CODE HERE
   raise NotImplementedError()
 
