@@ -1,6 +1,7 @@
 """`autograder export-student DIR`: the learner-facing repository. The starters, the course text, the data, the
 `autograder` package (self-check; nothing secret lives in it) and the set-up, with a learner README, Makefile and CI
-workflow; no solutions, no hidden tests, no mutants, no reference observations, no solution checkpoints. It refuses
+workflow; no solutions, no hidden tests, no mutants, no reference observations, no solution checkpoints, no data that a
+module hides from learners (MNIST's test labels). It refuses
 to finish if anything of a solution or a hidden test got in."""
 from __future__ import annotations
 import re, shutil
@@ -31,6 +32,12 @@ def _learner_nav(path:Path):
   conf["nav"] = [x for x in conf.get("nav", []) if keep(x)]
   path.write_text(yaml.safe_dump(conf, sort_keys=False, allow_unicode=True))
 
+def hidden_data(repo:Path=REPO) -> list[str]:
+  """The data files (relative to data/) that some module's metadata hides from learners (`hide_data`)."""
+  from autograder.assemble import read_notebook, module_settings
+  from autograder.course import module_names, notebook_path
+  return sorted({h for m in module_names(repo / "solutions") for h in module_settings(read_notebook(notebook_path(repo / "solutions", m))).get("hide_data", [])})
+
 def leaks(folder:Path) -> list[str]:
   """Files of `folder` that hold a solution or hidden-test marker (the test in tests/ also looks for their lines)."""
   out = []
@@ -51,6 +58,7 @@ def export_student(dest:Path, repo:Path=REPO) -> list[str]:
     if src.is_dir(): shutil.copytree(src, dest / name, ignore=IGNORED, symlinks=True)
     elif src.is_file(): shutil.copyfile(src, dest / name)
   shutil.rmtree(dest / "course" / "instructors", ignore_errors=True)       # releasing and grading: not the learner's business
+  for hidden in hidden_data(repo): (dest / "data" / hidden).unlink(missing_ok=True)   # what only the grader may read (test labels)
   _learner_nav(dest / "mkdocs.yml")
   shutil.copyfile(LEARNER / "README.md", dest / "README.md")
   shutil.copyfile(LEARNER / "Makefile", dest / "Makefile")
