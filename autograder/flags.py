@@ -14,6 +14,9 @@ PROGRAMS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execvp")
 SUSPICIOUS_TEXT = ("/proc", "solutions", "hidden", "autograder", "../", "/work/", ".git", "observation")
 OVERRIDES = {"__eq__", "__ne__", "__bool__", "__len__", "__hash__", "__instancecheck__", "__subclasscheck__"}
 ATTRIBUTE_OVERRIDES = {"__getattr__", "__getattribute__"}
+# An answer that carries the answers: a table of the public test set's labels, a dump of expected values. Longer than
+# any honest answer of the course writes (the longest literal in a reference answer is a few hundred characters).
+MAX_LITERAL_CHARS, MAX_LITERAL_ITEMS = 4000, 1000
 
 def _root(node:ast.AST) -> str|None:
   while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)): node = node.value if not isinstance(node, ast.Call) else node.func
@@ -54,6 +57,10 @@ def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[dict]:
   out = []
   def flag(node, rule, what): out.append({"where": f"{where}, line {getattr(node, 'lineno', '?')}", "rule": rule, "what": what})
   for n in ast.walk(tree):
+    if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) and len(n.value) > MAX_LITERAL_CHARS:
+      flag(n, "large constant table", f"a {type(n.value).__name__} literal of {len(n.value):,} characters")
+    elif isinstance(n, (ast.List, ast.Tuple, ast.Set, ast.Dict)) and len(n.keys if isinstance(n, ast.Dict) else n.elts) > MAX_LITERAL_ITEMS:
+      flag(n, "large constant table", f"a literal {type(n).__name__.lower()} of {len(n.keys if isinstance(n, ast.Dict) else n.elts):,} items")
     if forbidden:
       said = n.attr if isinstance(n, ast.Attribute) else n.id if isinstance(n, ast.Name) else _text(n) if isinstance(n, (ast.Constant, ast.BinOp, ast.JoinedStr, ast.Call)) else None
       if said is not None and said in forbidden: flag(n, "forbidden function", f"refers to {said}")

@@ -5,7 +5,7 @@ use) from lookup tables keyed by the exact pixels: the public test labels embedd
 training labels the notebook holds. The checkpoint is all zeros (about 10% real accuracy). Against the old hidden
 test, which classified the public test images in their public order, it scored 23/23; the grader now measures
 accuracy on a private order of the test images with a private noise on every pixel, where the tables find nothing,
-and the learner's copy of the data has no test labels to build such a table from."""
+and the learner's copy of the data has no test labels to build such a table from. The table itself is flagged."""
 import json, subprocess, sys
 from pathlib import Path
 import nbformat
@@ -68,3 +68,4 @@ def test_a_label_table_earns_no_accuracy_points(tmp_path):
   assert all(tests[t]["score"] == 0 for t in ACCURACY_TESTS), {t: (tests[t]["status"], tests[t]["message"]) for t in ACCURACY_TESTS}
   assert all(t["status"] == "passed" for i, t in tests.items() if i not in ACCURACY_TESTS), {i: t["message"] for i, t in tests.items() if t["status"] != "passed"}
   assert module["score"] == module["max_score"] - 5 == 18
+  assert {"large constant table"} <= {f["rule"] for f in module["flags"]}, module["flags"]     # and the instructor is told
