@@ -119,15 +119,16 @@ def cmd_grade_all(args) -> int:
 def cmd_lint(args) -> int:
   from autograder.assemble import read_notebook
   from autograder.cells import grade_id, is_answer, is_test
-  from autograder.transform import lint
+  from autograder.transform import lint, observes_hidden
   source = Path(args.source)
   bad = 0
   for module in resolve(args.modules, module_names(source)):
     nb = read_notebook(notebook_path(source, module))
-    problems = lint([(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells)
-                     if c.cell_type == "code" and not is_answer(c)])
+    cells = [(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)]
+    problems = lint(cells)
     print(f"{module}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
     for p in problems: print(f"  {p}")
+    for note in observes_hidden(cells): print(f"  note: {note} (graded as hidden; or move it into the hidden region)")
     bad += len(problems)
   return 1 if bad else 0
 
