@@ -8,7 +8,7 @@ similarity, and copydetect's report DIR/similarity.html (the pairs above 25%, co
 from __future__ import annotations
 import csv, logging
 from pathlib import Path
-from autograder.assemble import Unreadable, read_notebook, safe_file
+from autograder.assemble import Unreadable, read_notebook
 from autograder.classroom import learners, submission_root
 from autograder.course import notebook_path
 from autograder.gradebook import GradebookError
@@ -19,13 +19,14 @@ REPORT_ABOVE = 0.25        # the HTML report shows pairs above this share side b
 def answers(source_root:Path, folder:Path, module:str) -> str|None:
   """One learner's answers to a module as one Python text (answer cells in order, then answer files), or None
   when they have no readable notebook for it."""
+  from autograder.assemble import assemble, module_settings, parse_notebook, read_submission
   from autograder.grade import _learner_answers
-  path = safe_file(folder, Path(module) / f"{module}.ipynb")
-  if path is None: return None
-  try: mine = read_notebook(path)
-  except Unreadable: return None
   source = read_notebook(notebook_path(source_root, module))
-  parts = _learner_answers(source, mine, Path(source_root) / module, Path(folder) / module)
+  sub = read_submission(Path(source_root) / module, Path(folder), module, module_settings(source).get("learner_files", []))
+  if sub.notebook_text is None: return None
+  try: mine = parse_notebook(sub.notebook_text)
+  except Unreadable: return None
+  parts = _learner_answers(assemble(source, mine), Path(source_root) / module, sub.files)
   return "\n\n".join(f"# --- {where}\n{text.strip()}" for where, text in parts) + "\n"
 
 def extract(submissions:Path, source:Path, starter:Path, modules:list[str], out:Path) -> tuple[list[str], int]:
