@@ -104,9 +104,9 @@ def answer_cells(source:NotebookNode, submission:NotebookNode) -> dict[int, Note
   for i, cell in enumerate(source.cells):
     if not is_answer(cell): continue
     by_id = [c for c in submission.cells if grade_id(c) == grade_id(cell)]
+    if by_id: out[i] = by_id[-1]; continue
     names = defined_names(cell.source)
-    by_names = [c for c in submission.cells if c.cell_type == "code" and names and names <= defined_names(c.source)]
-    out[i] = (by_id or by_names or [None])[-1]
+    out[i] = ([c for c in submission.cells if c.cell_type == "code" and names and names <= defined_names(c.source)] or [None])[-1]
   return out
 
 def assemble(source:NotebookNode, submission:NotebookNode|None) -> NotebookNode:

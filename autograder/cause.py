@@ -104,18 +104,44 @@ def _statements(source:str) -> list[tuple[set[str], set[str]]]:
   except SyntaxError: return []
   return [(_free_loads(stmt), _stores(stmt)) for stmt in tree.body]
 
+def _acts(stmt:ast.stmt) -> bool:
+  """Whether a top-level statement does something besides storing names (see has_effect); a branch, `try` or `with`
+  acts when a statement in it does (a loop is taken for a demonstration)."""
+  if isinstance(stmt, ast.Expr): return not isinstance(stmt.value, ast.Constant)
+  if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+    inner = stmt.body + stmt.orelse if isinstance(stmt, ast.If) else stmt.body
+    if isinstance(stmt, ast.Try): inner = inner + stmt.orelse + stmt.finalbody + [s for h in stmt.handlers for s in h.body]
+    return any(_acts(s) for s in inner)
+  if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    return any(not isinstance(n, ast.Name) for t in targets for n in ([t] if not isinstance(t, (ast.Tuple, ast.List)) else t.elts))
+  return False
+
 def has_effect(source:str) -> bool:
   """Whether a cell does something at its top level besides storing names: a call or magic as a statement, or an
   assignment into an attribute or an item (`os.environ.setdefault(...)`, `%matplotlib inline`, `torch.manual_seed(0)`)."""
   from autograder.transform import python_source
   try: tree = ast.parse(python_source(source))
   except SyntaxError: return True
-  for stmt in tree.body:
-    if isinstance(stmt, ast.Expr) and not isinstance(stmt.value, ast.Constant): return True
-    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-      targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-      if any(not isinstance(n, ast.Name) for t in targets for n in ([t] if not isinstance(t, (ast.Tuple, ast.List)) else t.elts)): return True
-  return False
+  return any(_acts(stmt) for stmt in tree.body)
+
+def trim(source:str, needed:set[str]) -> tuple[str, set[str]]:
+  """A set-up cell cut to what is needed: its top-level statements that act (see has_effect), import with `*`, or
+  store a name in `needed` or read by a statement kept after them; the others become empty lines, so line numbers
+  stay. Returns (the cut source, the names it reads from the cells before it). A cell that does not parse is kept."""
+  from autograder.transform import python_source
+  try: tree = ast.parse(python_source(source))
+  except SyntaxError: return source, set()
+  span = lambda stmt: set(range(min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])]), stmt.end_lineno + 1))
+  keep, need = set(), set(needed)
+  for stmt in reversed(tree.body):
+    stores = _stores(stmt)
+    if _acts(stmt) or "*" in stores or stores & need: keep |= span(stmt); need = (need - stores) | _exposed([stmt])
+  drop = set().union(*(span(stmt) for stmt in tree.body)) - keep
+  kept = "".join("\n" if n in drop else line for n, line in enumerate(source.splitlines(keepends=True), 1))
+  try: ast.parse(python_source(kept))
+  except SyntaxError: return source, _exposed(tree.body) | (set(needed) - set().union(*map(_stores, tree.body)))
+  return kept, need
 
 def needs(source:str) -> tuple[set[str], set[str]]:
   """(names a cell reads before storing them, names it stores)."""
@@ -175,6 +201,7 @@ def explain(tests:list[dict], causes:dict[str, str], source:NotebookNode, failin
   function says which (instead of the bare error), a stub of its own says it is not attempted, and a failing test
   that uses other tasks' answers says so. `tests` are results (changed in place), `causes` the run's causes by test
   id, `failing_elsewhere` tasks known to fail that these results do not hold (a check of one task)."""
+  if not any(t["status"] in ("failed", "error") for t in tests): return
   index = {grade_id(c): i for i, c in enumerate(source.cells) if is_test(c)}
   uses = task_uses(source)
   failing = {t.get("task", "") for t in tests if t["status"] in ("failed", "error", "timeout", "not_run")} | set(failing_elsewhere)

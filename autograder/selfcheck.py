@@ -79,25 +79,28 @@ def traceback_of(nb:NotebookNode, run:Run, index:int) -> list:
   if reply.get("status") == "error": return reply.get("traceback", [])
   return next((o.get("traceback", []) for o in nb.cells[index].get("outputs", []) if o.output_type == "error"), [])
 
-def task_cells(nb:NotebookNode, task:str) -> list[int]:
-  """The cells a check of one task runs, in order: every answer cell before the task's last test, the task's test
-  cells, the other cells that store a name one of those reads (a backward pass over the notebook: a cell is kept
-  when a later kept cell needs what it stores), and the set-up cells before the first answer that do something
-  besides storing names (setting a variable of the environment, a magic)."""
-  from autograder.cause import has_effect, needs
+def task_cells(nb:NotebookNode, task:str) -> dict[int, str]:
+  """The cells a check of one task runs, in order, with the source each runs: every answer cell before the task's
+  last test, the task's test cells, the other cells that store a name one of those reads (a backward pass over the
+  notebook: a cell is kept when a later kept cell needs what it stores), and the set-up cells before the first answer
+  that do something besides storing names (setting a variable of the environment, a magic). A set-up cell runs cut
+  to the statements that are needed (an `import torch` that no kept cell uses costs a second)."""
+  from autograder.cause import has_effect, needs, trim
   titles = task_titles(nb)
   tests = [i for i, t in titles.items() if t == task]
   if not tests: raise UnknownTask(task, sorted({t for t in titles.values() if t.startswith("Task ")}, key=_task_key))
   first_answer = next((i for i, c in enumerate(nb.cells) if is_answer(c)), len(nb.cells))
-  keep, needed = set(tests), set()
+  keep, needed = {i: nb.cells[i].source for i in tests}, set()
   for i in range(max(tests), -1, -1):
     cell = nb.cells[i]
     if cell.cell_type != "code": continue
     loads, stores = needs(cell.source)
-    if i in keep or is_answer(cell) or stores & needed or (i < first_answer and has_effect(cell.source)):
-      keep.add(i)
+    if i < first_answer and not is_test(cell):
+      if stores & needed or has_effect(cell.source): keep[i], needed = trim(cell.source, needed)
+    elif i in keep or is_answer(cell) or stores & needed:
+      keep[i] = cell.source
       needed = (needed - stores) | loads
-  return sorted(keep)
+  return dict(sorted(keep.items()))
 
 def _task_key(task:str) -> tuple:
   return tuple(int(x) for x in task.removeprefix("Task ").split(".") if x.isdigit())
@@ -107,13 +110,14 @@ class UnknownTask(Exception):
     super().__init__(f"no test of {task} in this notebook; its tasks: {', '.join(t.removeprefix('Task ') for t in tasks)}")
     self.tasks = tasks
 
-def _run(nb:NotebookNode, order:list[int], workdir:Path, starter:NotebookNode) -> Run:
-  """Run the cells `order` of `nb` (in place) after a cell that installs the error locator, and give the run's
-  records by the cells' indices in `nb`."""
+def _run(nb:NotebookNode, order:list[int], workdir:Path, starter:NotebookNode, sources:dict[int, str]|None=None) -> Run:
+  """Run the cells `order` of `nb` (in place; a cell in `sources` runs that source instead, its outputs kept apart)
+  after a cell that installs the error locator, and give the run's records by the cells' indices in `nb`."""
   import copy
   from nbformat.v4 import new_code_cell
   runnable = copy.copy(nb)
-  runnable.cells = [new_code_cell("import autograder.locate as __autograder_locate\n__autograder_locate.install()")] + [nb.cells[i] for i in order]
+  cut = lambda i: new_code_cell(sources[i], metadata=nb.cells[i].metadata) if sources and sources[i] != nb.cells[i].source else nb.cells[i]
+  runnable.cells = [new_code_cell("import autograder.locate as __autograder_locate\n__autograder_locate.install()")] + [cut(i) for i in order]
   run = run_notebook(runnable, workdir, *limits(starter), base_env=dict(os.environ))
   where = [-1] + order
   run.cells = {where[k]: v for k, v in run.cells.items() if k}
@@ -154,9 +158,10 @@ def self_check(path:Path, log=print, task:str|None=None) -> dict:
   for line in notes: log(f"  note: {line}")
   nb = assemble(starter, mine)
   titles = task_titles(nb)
-  order = task_cells(nb, task) if task else [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+  sources = task_cells(nb, task) if task else None
+  order = list(sources) if task else [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
   if task: log(f"  only {task}: {sum(1 for i in order if is_test(nb.cells[i]) and titles.get(i) == task)} test cell(s) and the {len(order)} cell(s) they need")
-  run = _run(nb, order, path.parent, starter)
+  run = _run(nb, order, path.parent, starter, sources)
   for index in order:                                      # a failing set-up or answer cell explains the tests after it
     cell, reply = nb.cells[index], run.replies.get(index, {})
     if cell.cell_type != "code" or is_test(cell) or reply.get("status") != "error" or reply.get("ename") in NOT_ATTEMPTED: continue

@@ -196,8 +196,27 @@ def test_check_of_one_task_runs_only_the_cells_it_needs():
     new_code_cell("check(g(data) == data, 'g')", metadata=meta("test_g", grade=True, points=1)),   # 8
     new_code_cell("after = g(1)")])
   nb.cells.insert(1, new_code_cell("for k in range(3): print(k)"))                                   # 1 a demo before the answers
-  assert task_cells(nb, "Task 2.1") == [0, 3, 4, 8, 9]
-  assert task_cells(nb, "Task 1.1") == [0, 3, 6]
+  assert list(task_cells(nb, "Task 2.1")) == [0, 3, 4, 8, 9]
+  assert list(task_cells(nb, "Task 1.1")) == [0, 3, 6]
+
+def test_check_of_one_task_cuts_the_set_up_cell_to_what_it_needs():
+  """A set-up statement that stores only names no kept cell reads becomes an empty line (line numbers stay); what acts,
+  `import *`, and what a kept statement reads stay."""
+  from nbformat.v4 import new_notebook, new_code_cell, new_markdown_cell
+  from toy_course import meta
+  from autograder.selfcheck import task_cells
+  setup = ("import os\nos.environ.setdefault('X', '1')\nimport torch\nimport numpy as np\nfrom math import *\n"
+           "try:\n    import json\nexcept ImportError:\n    json = None\nif True:\n    os.environ['Y'] = '2'\n"
+           "def helper(x):\n    return np.asarray(x)\nunused = helper(1)\n%matplotlib inline\n"
+           "@contextlib.contextmanager\ndef unused_block():\n    yield")
+  nb = new_notebook(cells=[new_code_cell(setup, metadata=meta("setup")), new_markdown_cell("**Task 1.1**"),
+                           new_code_cell("def f(x):\n    return helper(x)", metadata=meta("ans_f", solution=True)),
+                           new_code_cell("check(f(1) == 1, 'f')", metadata=meta("test_f", grade=True, points=1))])
+  cut = task_cells(nb, "Task 1.1")[0].splitlines()
+  assert len(cut) == len(setup.splitlines())
+  kept = {line for line in cut if line}
+  assert kept == {"import os", "os.environ.setdefault('X', '1')", "import numpy as np", "from math import *", "if True:",
+                  "    os.environ['Y'] = '2'", "def helper(x):", "    return np.asarray(x)", "%matplotlib inline"}, kept
 
 def test_dependency_audit_finds_a_hidden_test_that_needs_another_task(tmp_path):
   """scripts/dependency_audit.py: a hidden check of Task 1.2 that calls Task 1.1's double, where the visible check
