@@ -23,6 +23,8 @@ MUTANTS = [
      "old": "for u in lin if u.op is Ops.LOAD and is_global(base(u))]", "new": "for u in lin if u.op is Ops.LOAD]"},
     {"name": "data_ops: address arithmetic counted too", "target": "ans_data_ops",
      "old": "if u.op in GroupOp.ALU and u not in address", "new": "if u.op in GroupOp.ALU"},
+    {"name": "data_ops: everything a SHRINK reads counted as address (its data too, not only its bounds)", "target": "ans_data_ops",
+     "old": "address |= set(UOp.sink(*u.src[1:]).toposort())", "new": "address |= set(UOp.sink(*u.src).toposort())"},
     {"name": "stage_ops: the 'code_noopt' program compiled with the optimiser on", "target": "ans_stage_ops",
      "old": "with Context(NOOPT=1): noopt = to_program(ast, ren)", "new": "noopt = to_program(ast, ren)"},
     {"name": "rewrites: the codegen column compares with the optimised code", "target": "ans_rewrites",
