@@ -125,10 +125,16 @@ def has_effect(source:str) -> bool:
   except SyntaxError: return True
   return any(_acts(stmt) for stmt in tree.body)
 
+def _display_only(stmt:ast.stmt) -> bool:
+  """`%matplotlib ...`: where figures are shown. A check prints no figure, and its kernel draws with Agg anyway."""
+  call = stmt.value if isinstance(stmt, ast.Expr) else None
+  return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "run_line_magic"
+          and bool(call.args) and isinstance(call.args[0], ast.Constant) and call.args[0].value == "matplotlib")
+
 def trim(source:str, needed:set[str]) -> tuple[str, set[str]]:
-  """A set-up cell cut to what is needed: its top-level statements that act (see has_effect), import with `*`, or
-  store a name in `needed` or read by a statement kept after them; the others become empty lines, so line numbers
-  stay. Returns (the cut source, the names it reads from the cells before it). A cell that does not parse is kept."""
+  """A set-up cell cut to what is needed: its top-level statements that act (see has_effect; `%matplotlib` aside),
+  import with `*`, or store a name in `needed` or read by a statement kept after them; the others become empty
+  lines, so line numbers stay. Returns (the cut source, the names it reads from the cells before it). A cell that does not parse is kept."""
   from autograder.transform import python_source
   try: tree = ast.parse(python_source(source))
   except SyntaxError: return source, set()
@@ -136,7 +142,7 @@ def trim(source:str, needed:set[str]) -> tuple[str, set[str]]:
   keep, need = set(), set(needed)
   for stmt in reversed(tree.body):
     stores = _stores(stmt)
-    if _acts(stmt) or "*" in stores or stores & need: keep |= span(stmt); need = (need - stores) | _exposed([stmt])
+    if (_acts(stmt) and not _display_only(stmt)) or "*" in stores or stores & need: keep |= span(stmt); need = (need - stores) | _exposed([stmt])
   drop = set().union(*(span(stmt) for stmt in tree.body)) - keep
   kept = "".join("\n" if n in drop else line for n, line in enumerate(source.splitlines(keepends=True), 1))
   try: ast.parse(python_source(kept))

@@ -216,7 +216,7 @@ def test_check_of_one_task_cuts_the_set_up_cell_to_what_it_needs():
   assert len(cut) == len(setup.splitlines())
   kept = {line for line in cut if line}
   assert kept == {"import os", "os.environ.setdefault('X', '1')", "import numpy as np", "from math import *", "if True:",
-                  "    os.environ['Y'] = '2'", "def helper(x):", "    return np.asarray(x)", "%matplotlib inline"}, kept
+                  "    os.environ['Y'] = '2'", "def helper(x):", "    return np.asarray(x)"}, kept
 
 def test_dependency_audit_finds_a_hidden_test_that_needs_another_task(tmp_path):
   """scripts/dependency_audit.py: a hidden check of Task 1.2 that calls Task 1.1's double, where the visible check
