@@ -4,12 +4,17 @@ MUTANTS = [
      "old": "torch.zeros(batch_size, 1, 28, 28)", "new": "torch.zeros(1, 1, 28, 28)"},
     {"name": "export_onnx leaves the model in eval mode", "target": "ans_export_onnx",
      "old": "        model.train(was_training)\n", "new": "        pass\n"},
+    {"name": "export_onnx keeps torch.onnx.export's default exporter (its weights written to a second .data file)", "target": "ans_export_onnx",
+     "old": ", dynamo=False)", "new": ")"},
     {"name": "onnx_predict returns the lazy logits", "target": "ans_onnx_predict",
      "old": "runner({\"x\": Tensor(x)})[\"logits\"].realize()", "new": "runner({\"x\": Tensor(x)})[\"logits\"]"},
     {"name": "onnx_anatomy counts the kernels of the first call (weights loading included)", "target": "ans_onnx_anatomy",
      "old": "    runner({\"x\": Tensor(x)})[\"logits\"].realize()          # first call: loads the weights\n", "new": ""},
     {"name": "onnx_anatomy lists every op of the output's graph, not only the node's own", "target": "ans_onnx_anatomy",
      "old": "if u not in before}", "new": "}"},
+    {"name": "onnx_anatomy gathers the ops of all a node's outputs (a MaxPool's indices too)", "target": "ans_onnx_anatomy",
+     "old": "added = {u.op.name for u in runner.graph_values[node.outputs[0]].uop.toposort() if u not in before}",
+     "new": "added = {u.op.name for o in node.outputs for u in runner.graph_values[o].uop.toposort() if u not in before}"},
     {"name": "latency keeps the warm-up calls lazy (their kernels run in the first timed call)", "target": "ans_latency",
      "old": "    for _ in range(warmup): ready(fn(x))", "new": "    for _ in range(warmup): fn(x)"},
     {"name": "latency stops the clock before the result is realized", "target": "ans_latency",
@@ -34,6 +39,26 @@ MUTANTS = [
     {"name": "serving_table measures onnxruntime first", "target": "ans_serving_table",
      "old": "    runs = {\"eager\": (lambda t: model(t), lambda t: model(t)),",
      "new": "    runs = {\"onnxruntime\": None, \"eager\": (lambda t: model(t), lambda t: model(t)),"},
+    {"name": "serving_table compiles the jit_beam row's batch-1 JIT without BEAM", "target": "ans_serving_table",
+     "old": "compile_model(model, x1, beam=True)", "new": "compile_model(model, x1)"},
+    {"name": "serving_table warms up only the throughput measurements (latency's default warm-up)", "target": "ans_serving_table",
+     "old": "latency(run1, small, warmup, repeats, clock)", "new": "latency(run1, small, repeats=repeats, clock=clock)"},
+    {"name": "serving_table compiles each row's JITs just before its measurements", "target": "ans_serving_table",
+     "old": """    runs = {"eager": (lambda t: model(t), lambda t: model(t)),
+            "jit": (compile_model(model, x1), compile_model(model, xb)),
+            "jit_beam": (compile_model(model, x1, beam=True), compile_model(model, xb, beam=True)),
+            "onnxruntime": ((run := lambda a: session.run(None, {"x": a})[0]), run)}
+    table = {}
+    for name, (run1, runb) in runs.items():
+""",
+     "new": """    runs = {"eager": lambda: (lambda t: model(t), lambda t: model(t)),
+            "jit": lambda: (compile_model(model, x1), compile_model(model, xb)),
+            "jit_beam": lambda: (compile_model(model, x1, beam=True), compile_model(model, xb, beam=True)),
+            "onnxruntime": lambda: ((run := lambda a: session.run(None, {"x": a})[0]), run)}
+    table = {}
+    for name, make in runs.items():
+        run1, runb = make()
+"""},
     {"name": "load_shipped rebuilds nothing but returns the captured program, not the TinyJit", "target": "ans_ship",
      "old": "    return pickle.loads(Path(path).read_bytes())", "new": "    return pickle.loads(Path(path).read_bytes()).captured"},
     {"name": "ship reports the size in kilobytes", "target": "ans_ship",
