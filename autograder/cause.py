@@ -105,9 +105,14 @@ def _statements(source:str) -> list[tuple[set[str], set[str]]]:
   return [(_free_loads(stmt), _stores(stmt)) for stmt in tree.body]
 
 def _acts(stmt:ast.stmt) -> bool:
-  """Whether a top-level statement does something besides storing names (see has_effect); a branch, `try` or `with`
-  acts when a statement in it does (a loop is taken for a demonstration)."""
-  if isinstance(stmt, ast.Expr): return not isinstance(stmt.value, ast.Constant)
+  """Whether a top-level statement does something besides storing names: a call or magic as a statement, or an
+  assignment into an attribute or an item (`os.environ.setdefault(...)`, `torch.manual_seed(0)`); a branch, `try` or
+  `with` acts when a statement in it does (a loop is taken for a demonstration). `%matplotlib` does not: it only
+  says where figures are shown, a check shows none, and its kernel draws with Agg anyway."""
+  if isinstance(stmt, ast.Expr):
+    call = stmt.value
+    return not isinstance(call, ast.Constant) and not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+      and call.func.attr == "run_line_magic" and call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value == "matplotlib")
   if isinstance(stmt, (ast.If, ast.Try, ast.With)):
     inner = stmt.body + stmt.orelse if isinstance(stmt, ast.If) else stmt.body
     if isinstance(stmt, ast.Try): inner = inner + stmt.orelse + stmt.finalbody + [s for h in stmt.handlers for s in h.body]
@@ -117,36 +122,24 @@ def _acts(stmt:ast.stmt) -> bool:
     return any(not isinstance(n, ast.Name) for t in targets for n in ([t] if not isinstance(t, (ast.Tuple, ast.List)) else t.elts))
   return False
 
-def has_effect(source:str) -> bool:
-  """Whether a cell does something at its top level besides storing names: a call or magic as a statement, or an
-  assignment into an attribute or an item (`os.environ.setdefault(...)`, `%matplotlib inline`, `torch.manual_seed(0)`)."""
+def trim(source:str, needed:set[str]) -> tuple[str|None, set[str]]:
+  """A set-up cell cut to what is needed: its top-level statements that act (see _acts), import with `*`, or store a
+  name in `needed` or read by a statement kept after them; the others become empty lines, so line numbers stay.
+  Returns (the cut source, or None when no statement is kept; the names it reads from the cells before it). A cell
+  that does not parse, or whose cut would not, is kept whole."""
   from autograder.transform import python_source
   try: tree = ast.parse(python_source(source))
-  except SyntaxError: return True
-  return any(_acts(stmt) for stmt in tree.body)
-
-def _display_only(stmt:ast.stmt) -> bool:
-  """`%matplotlib ...`: where figures are shown. A check prints no figure, and its kernel draws with Agg anyway."""
-  call = stmt.value if isinstance(stmt, ast.Expr) else None
-  return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "run_line_magic"
-          and bool(call.args) and isinstance(call.args[0], ast.Constant) and call.args[0].value == "matplotlib")
-
-def trim(source:str, needed:set[str]) -> tuple[str, set[str]]:
-  """A set-up cell cut to what is needed: its top-level statements that act (see has_effect; `%matplotlib` aside),
-  import with `*`, or store a name in `needed` or read by a statement kept after them; the others become empty
-  lines, so line numbers stay. Returns (the cut source, the names it reads from the cells before it). A cell that does not parse is kept."""
-  from autograder.transform import python_source
-  try: tree = ast.parse(python_source(source))
-  except SyntaxError: return source, set()
+  except SyntaxError: return source, set(needed)
   span = lambda stmt: set(range(min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])]), stmt.end_lineno + 1))
   keep, need = set(), set(needed)
   for stmt in reversed(tree.body):
     stores = _stores(stmt)
-    if (_acts(stmt) and not _display_only(stmt)) or "*" in stores or stores & need: keep |= span(stmt); need = (need - stores) | _exposed([stmt])
+    if _acts(stmt) or "*" in stores or stores & need: keep |= span(stmt); need = (need - stores) | _exposed([stmt])
+  if not keep: return None, set(needed)
   drop = set().union(*(span(stmt) for stmt in tree.body)) - keep
   kept = "".join("\n" if n in drop else line for n, line in enumerate(source.splitlines(keepends=True), 1))
   try: ast.parse(python_source(kept))
-  except SyntaxError: return source, _exposed(tree.body) | (set(needed) - set().union(*map(_stores, tree.body)))
+  except SyntaxError: return source, (set(needed) - set().union(*map(_stores, tree.body))) | _exposed(tree.body)
   return kept, need
 
 def needs(source:str) -> tuple[set[str], set[str]]:

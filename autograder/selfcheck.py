@@ -85,7 +85,7 @@ def task_cells(nb:NotebookNode, task:str) -> dict[int, str]:
   notebook: a cell is kept when a later kept cell needs what it stores), and the set-up cells before the first answer
   that do something besides storing names (setting a variable of the environment, a magic). A set-up cell runs cut
   to the statements that are needed (an `import torch` that no kept cell uses costs a second)."""
-  from autograder.cause import has_effect, needs, trim
+  from autograder.cause import needs, trim
   titles = task_titles(nb)
   tests = [i for i, t in titles.items() if t == task]
   if not tests: raise UnknownTask(task, sorted({t for t in titles.values() if t.startswith("Task ")}, key=_task_key))
@@ -94,10 +94,12 @@ def task_cells(nb:NotebookNode, task:str) -> dict[int, str]:
   for i in range(max(tests), -1, -1):
     cell = nb.cells[i]
     if cell.cell_type != "code": continue
-    loads, stores = needs(cell.source)
     if i < first_answer and not is_test(cell):
-      if stores & needed or has_effect(cell.source): keep[i], needed = trim(cell.source, needed)
-    elif i in keep or is_answer(cell) or stores & needed:
+      cut, need = trim(cell.source, needed)
+      if cut is not None: keep[i], needed = cut, need
+      continue
+    loads, stores = needs(cell.source)
+    if i in keep or is_answer(cell) or stores & needed:
       keep[i] = cell.source
       needed = (needed - stores) | loads
   return dict(sorted(keep.items()))
