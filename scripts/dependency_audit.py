@@ -10,13 +10,13 @@ from __future__ import annotations
 import shutil, sys, tempfile
 from pathlib import Path
 import nbformat
-from autograder.assemble import read_notebook
-from autograder.cells import clear_solutions, grade_id, is_answer
-from autograder.course import REPO, module_names, notebook_path, resolve
-from autograder.grade import grade_module
-from autograder.release import release
-from autograder.cause import cell_tasks
-from autograder.selfcheck import self_check
+from autograder.core.assemble import read_notebook
+from autograder.core.cells import clear_solutions, grade_id, is_answer
+from autograder.core.course import REPO, module_names, notebook_path, resolve
+from autograder.grading.grade import grade_module
+from autograder.authoring.release import release
+from autograder.core.cause import cell_tasks
+from autograder.learner.selfcheck import self_check
 
 def audit(module:str, source_root:Path, log=print) -> list[str]:
   """Mismatches of one module: 'test_x (Task 2.3) fails in grading but passes its visible checks with ans_y (Task 2.1) a stub'."""

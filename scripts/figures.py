@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The figures of the course site, written as SVG into course/figures/ (committed; tests/test_course.py checks that this
+"""The figures of the course site, written as SVG into course/figures/ (committed; tests/course/test_course.py checks that this
 script still makes them byte for byte).
 
   pipeline.svg  the compiler pipeline, each stage annotated with what a real run of `(a @ b).relu()` produced

@@ -11,11 +11,11 @@ import argparse, json, math, random, shutil, sys, tempfile
 from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from autograder.assemble import read_notebook
-from autograder.cells import grade_id, is_test, points, task_titles
-from autograder.course import notebook_path
-from autograder.gradebook import rebuild
-from autograder.stats import stats
+from autograder.core.assemble import read_notebook
+from autograder.core.cells import grade_id, is_test, points, task_titles
+from autograder.core.course import notebook_path
+from autograder.classroom.gradebook import rebuild
+from autograder.classroom.stats import stats
 
 MODULES = ["01_tensor_basics", "02_op_types"]
 

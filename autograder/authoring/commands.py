@@ -1,0 +1,88 @@
+"""The author's commands: `autograder release`, `lint`, `mutants`, `export-student` and `doctor`."""
+from __future__ import annotations
+from pathlib import Path
+from autograder.core.course import REPO, module_names, notebook_path, resolve
+
+# Each command imports what it runs when it is run: `autograder check` must not load nbgrader, copydetect or tqdm
+# (seconds at every start). Start-up time is the only reason for an import inside a function in this package.
+
+def cmd_release(args) -> int:
+  from autograder.authoring.release import release, differences
+  source, target = Path(args.source), Path(args.target)
+  modules = resolve(args.modules, module_names(source))
+  if args.check:
+    diff = differences(modules, source, target)
+    for line in diff: print(f"out of date: {target}/{line}")
+    print("projects/ is what release writes" if not diff else f"{len(diff)} file(s) differ: run `autograder release`")
+    return 1 if diff else 0
+  release(modules, source, target)
+  print(f"released {len(modules)} module(s) to {target}/: {', '.join(modules)}")
+  return 0
+
+def cmd_lint(args) -> int:
+  from autograder.core.assemble import read_notebook
+  from autograder.authoring.lint import lint_notebook
+  source = Path(args.source)
+  bad = 0
+  for module in resolve(args.modules, module_names(source)):
+    problems, notes = lint_notebook(read_notebook(notebook_path(source, module)))
+    print(f"{module}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+    for p in problems: print(f"  {p}")
+    for note in notes: print(f"  note: {note} (graded as hidden; or move it into the hidden region)")
+    bad += len(problems)
+  return 1 if bad else 0
+
+def cmd_mutants(args) -> int:
+  from tqdm import tqdm
+  from autograder.authoring.mutants import run
+  from autograder.authoring.mutation_report import text, write
+  source, results = Path(args.source), []
+  bad = 0
+  for module in resolve(args.modules, module_names(source)):
+    path = Path(args.dir) / f"{module}.py"
+    if not path.is_file() and not args.generated: print(f"{module}: no mutants ({path})"); continue
+    with tqdm(desc=module, unit="cell", leave=False, disable=args.quiet) as bar:
+      def step(done, total): bar.total = total; bar.n = done; bar.refresh()
+      result = run(module, source, path, on_cell=step, generate_mutants=args.generated, max_per_task=args.max_per_task,
+                   seed=args.seed, equivalent_file=Path(args.dir) / "equivalent" / f"{module}.txt")
+    results.append(result)
+    print(text(result), flush=True)
+    bad += sum(not m["caught"] for m in result["mutants"] if not m.get("generated")) + len(result["control"])
+    if args.json or args.markdown: write(results, args.json, args.markdown)
+  return 1 if bad else 0
+
+def cmd_export(args) -> int:
+  from autograder.authoring.export import export_student
+  files = export_student(Path(args.dest))
+  size = sum((Path(args.dest) / f).stat().st_size for f in files)
+  print(f"wrote the learner repository to {args.dest}: {len(files)} files, {size / 1e6:.1f} MB; no solutions, no hidden tests")
+  return 0
+
+def cmd_doctor(args) -> int:
+  from autograder.authoring.doctor import doctor
+  return 0 if doctor() else 1
+
+def add_commands(sub, root):
+  """Register the author's commands on the `autograder` parser's subparsers; `root(name)` finds solutions/ or projects/."""
+  r = sub.add_parser("release", help="write projects/ from solutions/ (nbgrader generate_assignment)")
+  r.add_argument("--check", action="store_true", help="only say which files of projects/ differ from a fresh release")
+  r.add_argument("--source", default=root("solutions")); r.add_argument("--target", default=root("projects"))
+  r.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
+  r.set_defaults(fn=cmd_release)
+  li = sub.add_parser("lint", help="find oracle parts that a learner's run would still need (authors)")
+  li.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
+  li.add_argument("--source", default=root("solutions"))
+  li.set_defaults(fn=cmd_lint)
+  mu = sub.add_parser("mutants", help="grade wrong variants of the reference answers: each must lose points (authors)")
+  mu.add_argument("modules", nargs="*", help="module numbers or folder names (default: all with a mutants file)")
+  mu.add_argument("--source", default=root("solutions")); mu.add_argument("--dir", default=str(REPO / "tests" / "mutants"))
+  mu.add_argument("--generated", action="store_true", help="also grade mutants generated from the reference answers (a score per task)")
+  mu.add_argument("--max-per-task", type=int, help="at most this many generated mutants per task (a seeded sample)")
+  mu.add_argument("--seed", type=int, default=0, help="the seed of that sample (default 0)")
+  mu.add_argument("--json", help="write the results as JSON here"); mu.add_argument("--markdown", help="write the per-task report here")
+  mu.add_argument("--quiet", action="store_true", help="no progress bar")
+  mu.set_defaults(fn=cmd_mutants)
+  ex = sub.add_parser("export-student", help="write the learner repository (no solutions, no hidden tests) into DEST")
+  ex.add_argument("dest"); ex.set_defaults(fn=cmd_export)
+  d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
+  d.set_defaults(fn=cmd_doctor)

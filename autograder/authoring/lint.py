@@ -1,0 +1,96 @@
+"""`autograder lint`: what an author would regret in a module's source notebook, found without running it.
+* the oracle: a name computed only inside `with oracle():` and used outside it (grading cuts the block from the
+  learner's run), a value computed outside the oracle that only an expected argument uses, a check the grader cannot
+  read (called with *args, or passed around), an oracle block that draws from the inputs' random generator;
+* hidden regions that start or end inside a statement;
+* `metadata.autograder` keys that are unknown or of the wrong type (core.settings);
+and, as notes, the visible checks that observe what a hidden region computed (graded as hidden)."""
+from __future__ import annotations
+import ast
+from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer, is_test
+from autograder.core.names import everywhere
+from autograder.core.settings import problems as settings_problems
+from autograder.core.transform import Sites, check_name, fixed_names, hidden_lines, hidden_statements, is_oracle_block, python_source
+from autograder.kernel.checks import CHECKS
+
+def code_cells(nb) -> list[tuple[str, str, bool]]:
+  """The trusted code cells of a source notebook as lint reads them: (cell id, source, is a test)."""
+  return [(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)]
+
+def lint_notebook(nb) -> tuple[list[str], list[str]]:
+  """(problems, notes) of a source notebook: its cells' problems (see `lint`) and its settings'; the notes of
+  `observes_hidden`."""
+  cells = code_cells(nb)
+  return settings_problems(nb) + lint(cells), observes_hidden(cells)
+
+def lint(cells:list[tuple[str, str, bool]]) -> list[str]:
+  """Problems that would break a test in the learner's run, for cells given as (cell_id, source, is_test):
+  a name computed only inside `with oracle():` and used outside it (other than in a check's expected argument), a
+  check called with *args/**kwargs or used as a value, and a hidden region that starts or ends inside a statement."""
+  problems, trees = [], []
+  for cell_id, source, _ in cells:
+    try: trees.append((cell_id, ast.parse(python_source(source)), source))
+    except SyntaxError as e: problems.append(f"{cell_id}: does not parse ({e.msg}, line {e.lineno})"); continue
+  oracle_blocks = [n for _, t, _ in trees for n in ast.walk(t) if is_oracle_block(n)]
+  inside = everywhere([s for b in oracle_blocks for s in b.body])
+  outside = set()
+  for _, tree, _ in trees:
+    stripped = Sites("x", learner=True).visit(ast.parse(ast.unparse(tree)))
+    outside |= everywhere([stripped])
+  oracle_only = inside - outside
+  loaded = lambda t: {n.id for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+  assigned = lambda t: {n.id for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+  learner_trees = [Sites(c, learner=True).visit(ast.parse(ast.unparse(t))) for c, t, _ in trees]
+  expected_only = set().union(*(loaded(t) for _, t, _ in trees)) - set().union(*(loaded(t) for t in learner_trees))
+  for (cell_id, _, _), t in zip(trees, learner_trees):
+    for name in sorted(expected_only & assigned(t)):
+      problems.append(f"{cell_id}: `{name}` is only used as an expected value but computed outside `with oracle():`: move its computation into the oracle block, or the learner's run computes it too")
+  rngs = {t.id for _, tree, _ in trees for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+          and _dotted_name(n.value.func).endswith(("default_rng", "RandomState", "Random", "Generator")) for t in n.targets if isinstance(t, ast.Name)}
+  for block in oracle_blocks:
+    for n in ast.walk(block):
+      if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id in rngs \
+         and n.func.value.id not in inside:
+        problems.append(f"line {n.lineno}: `{n.func.value.id}.{n.func.attr}(...)` inside `with oracle():` draws from the inputs' generator: the learner's run skips it and then draws other inputs")
+  for cell_id, tree, source in trees:
+    stripped = Sites(cell_id, learner=True).visit(ast.parse(ast.unparse(tree)))
+    for n in ast.walk(stripped):
+      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in oracle_only:
+        problems.append(f"{cell_id}: `{n.id}` is computed inside `with oracle():` but used outside it (not only in a check's expected argument)")
+    for n in ast.walk(tree):
+      if isinstance(n, ast.Call) and check_name(n) and (any(isinstance(a, ast.Starred) for a in n.args) or any(k.arg is None for k in n.keywords)):
+        problems.append(f"{cell_id}, line {n.lineno}: {n.func.id} called with *args or **kwargs: the grader cannot find its expected argument")
+      if isinstance(n, ast.Name) and n.id in CHECKS and isinstance(n.ctx, ast.Load) and not _is_called(n, tree):
+        problems.append(f"{cell_id}, line {n.lineno}: {n.id} used as a value: call it directly, so the grader can see the call")
+    hidden = hidden_lines(source)
+    for stmt in tree.body:
+      lines = set(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+      code_lines = {l for l in lines if l in hidden} , {l for l in lines if l not in hidden}
+      if code_lines[0] and code_lines[1] and _spans_marker(source, stmt):
+        problems.append(f"{cell_id}, line {stmt.lineno}: a hidden-test region starts or ends inside this statement; put the markers between top-level statements")
+  return sorted(set(problems))
+
+def _dotted_name(node:ast.AST) -> str:
+  return ast.unparse(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
+
+def _is_called(name:ast.Name, tree:ast.AST) -> bool:
+  return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))
+
+def _spans_marker(source:str, stmt:ast.stmt) -> bool:
+  lines = source.splitlines()[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
+  return any(BEGIN_HIDDEN in l or END_HIDDEN in l for l in lines)
+
+def observes_hidden(cells:list[tuple[str, str, bool]]) -> list[str]:
+  """The lint for hidden data seen from visible lines: each check outside a hidden-test region that observes what
+  the region computed, for cells given as (cell_id, source, is_test) in notebook order. The grader treats these checks
+  as hidden (no expected value in a message; see hidden_statements); an author may rather move them into the region."""
+  out, tainted, fixed = [], set(), fixed_names([s for _, s, _ in cells])
+  for cell_id, source, _ in cells:
+    try: tree = ast.parse(python_source(source))
+    except SyntaxError: continue
+    hidden = hidden_lines(source)
+    for stmt, flows in zip(tree.body, hidden_statements(tree, hidden, tainted, fixed)):
+      if flows and stmt.lineno not in hidden:
+        for n in ast.walk(stmt):
+          if isinstance(n, ast.Call) and check_name(n): out.append(f"{cell_id}, line {n.lineno}: {n.func.id} observes data of the hidden tests")
+  return out

@@ -1,0 +1,202 @@
+"""Mutation testing of a module's tests: wrong variants of the reference answers must each lose points. Two sources:
+the hand-written mutants of tests/mutants/NN_name.py (bugs a learner plausibly writes), and, with `generated`, mutants
+made mechanically from the reference answers by autograder.authoring.mutagen (an argument dropped, a constant changed, an
+operator swapped...), which do not depend on the author's imagination.
+
+All of a module's mutants run in one kernel: the solution's answers first, then for each mutant its edit, the tests it
+must fail (its task's tests), and the solution back again; last, every test used once more with the solution (a
+control: it must pass, or the session itself is unsound). Each test is judged against the reference run, exactly as
+grading judges it. A mutant that kills the kernel (or runs the session out of time) is caught, and the session starts
+again, set-up cells first, from the mutant after it. A skipped test (a CUDA test without CUDA) catches nothing.
+
+A generated mutant that survives with observations equal to the solution's is a candidate *equivalent* mutant (no
+observable difference); the reviewed ones are listed, with a reason each, in tests/mutants/equivalent/NN_name.txt and
+left out of the score: caught / (generated - equivalent)."""
+from __future__ import annotations
+import copy, json, re, runpy, time
+from pathlib import Path
+from nbformat.v4 import new_code_cell
+from autograder.authoring.mutagen import generate, sample, scope_at
+from autograder.core.assemble import assemble, read_notebook
+from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, points
+from autograder.core.course import notebook_path
+from autograder.core.execute import limits, run_notebook
+from autograder.core.settings import module_settings
+from autograder.core.transform import prepare
+from autograder.core.verdict import judge, outcome
+from autograder.grading.runs import reference, run_folder, tinygrad_cache
+
+def load(path:Path) -> list[dict]:
+  return list(runpy.run_path(str(path))["MUTANTS"])
+
+def task_tests(source, target:str) -> list[str]:
+  """The test cells that follow answer cell `target`, up to the next answer cell."""
+  ids, on = [], False
+  for c in source.cells:
+    if is_answer(c): on = grade_id(c) == target
+    elif on and is_test(c): ids.append(grade_id(c))
+  return ids
+
+def _file_cell(name:str, text:str):
+  return new_code_cell(f"import pathlib as __p, sys as __s, importlib as __i\n__p.Path({name!r}).write_text({text!r})\n"
+                       f"__s.modules.pop({Path(name).stem!r}, None); __i.invalidate_caches()")
+
+def _words(text:str) -> set[str]: return set(re.findall(r"\w+", text))
+
+def file_tests(source, target:str, scope:str) -> list[str]:
+  """The tests of an answer file's function `scope` (`Class.method`): those that name the method (a dunder method: its
+  class), else those that name the file's module."""
+  tests = [c for c in source.cells if is_test(c)]
+  parts = [p for p in scope.split(".") if p]
+  names = [n for n in reversed(parts) if not (n.startswith("__") and n.endswith("__"))] + [Path(target).stem]
+  for name in names:
+    found = [grade_id(c) for c in tests if name in _words(c.source)]
+    if found: return found
+  return [grade_id(c) for c in tests]
+
+def answer_texts(source, source_dir:Path) -> dict[str, str]:
+  """The answers a mutant can target: answer cells by grade_id, answer files (with solution regions) by name."""
+  out = {grade_id(c): c.source for c in source.cells if is_answer(c)}
+  for p in sorted(Path(source_dir).iterdir()):
+    if p.is_file() and p.suffix == ".py" and has_solution_region(p.read_text()): out[p.name] = p.read_text()
+  return out
+
+def task_of(mutant:dict, texts:dict[str, str]) -> str:
+  """The task a mutant belongs to: its answer cell, or `file:Class.method` for an answer file."""
+  if mutant.get("task"): return mutant["task"]
+  target, text = mutant["target"], texts.get(mutant["target"], "")
+  if not target.endswith(".py") or mutant["old"] not in text: return target
+  scope = scope_at(text, text[:text.index(mutant["old"])].count("\n") + 1)
+  return f"{target}:{scope}" if scope else target
+
+def generated(source, source_dir:Path, max_per_task:int|None=None, seed:int=0) -> list[dict]:
+  """The generated mutants of a module (see autograder.authoring.mutagen), at most `max_per_task` per task (a seeded sample)."""
+  context = [c.source for c in source.cells if c.cell_type == "code" and not is_test(c)]
+  edits = []
+  for target, text in answer_texts(source, source_dir).items(): edits += generate(text, target, context)
+  out = []
+  for e in sample(edits, max_per_task, seed):
+    m = e.mutant()
+    if e.target.endswith(".py"): m["tests"] = file_tests(source, e.target, e.task.partition(":")[2])
+    out.append(m)
+  return out
+
+def load_equivalent(path:Path) -> dict[str, str]:
+  """{mutant id: reason} from a reviewed list: one `id reason` a line; `#` starts a comment line."""
+  if not Path(path).is_file(): return {}
+  out = {}
+  for line in Path(path).read_text().splitlines():
+    if line.strip() and not line.lstrip().startswith("#"):
+      key, _, reason = line.strip().partition(" ")
+      out[key] = reason.strip()
+  return out
+
+def session(source, source_dir:Path, mutants:list[dict]):
+  """The notebook of a mutation session, [(mutant index or None for the control, test id, cell index)], and the cell
+  index where each mutant's part starts (the set-up cells come before the first)."""
+  base = prepare(assemble(source, source), learner=True)
+  texts = answer_texts(source, source_dir)
+  answers = {grade_id(c) for c in source.cells if is_answer(c)}
+  tests = {grade_id(c): c for c in base.cells if is_test(c)}
+  files = {p.name: p.read_text() for p in source_dir.iterdir() if p.is_file() and p.suffix == ".py"}
+  cells = [c for c in base.cells if not is_test(c)]
+  where, used, starts = [], [], []
+  def cell_of(target, text):
+    return new_code_cell(text) if target in answers else _file_cell(target, text)
+  for n, m in enumerate(mutants):
+    target = m["target"]
+    text = texts.get(target, files.get(target))
+    if text is None or m["old"] not in text: raise ValueError(f"mutant {m['name']!r}: {m['old']!r} is not in {target}")
+    if m.get("generated") and text.count(m["old"]) != 1: raise ValueError(f"mutant {m['name']!r}: {m['old']!r} is not once in {target}")
+    starts.append(len(cells))
+    cells.append(cell_of(target, text.replace(m["old"], m["new"])))
+    for tid in m.get("tests") or task_tests(source, target):
+      where.append((n, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
+      if tid not in used: used.append(tid)
+    cells.append(cell_of(target, text))
+  starts.append(len(cells))
+  for tid in used: where.append((None, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
+  nb = copy.deepcopy(base); nb.cells = cells
+  return nb, where, starts
+
+def _values(observations:list[dict]) -> str:
+  """What a test observed, as text: 4 and 4.0 differ (a float where an int is expected is a difference)."""
+  return json.dumps([(o.get("site"), o.get("k"), o.get("actual")) for o in observations], sort_keys=True, default=repr)
+
+def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
+        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None) -> dict:
+  """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
+  "control": [problems], "status", "restarts", "seconds"}. `on_cell(done, total)` reports progress."""
+  start = time.monotonic()
+  source_dir = Path(source_root) / module
+  source = read_notebook(notebook_path(source_root, module))
+  mutants = load(mutants_file) if mutants_file and Path(mutants_file).is_file() else []
+  if generate_mutants: mutants += generated(source, source_dir, max_per_task, seed)
+  texts = answer_texts(source, source_dir)
+  equivalent = load_equivalent(equivalent_file) if equivalent_file else {}
+  ref = reference(module, source_root)
+  cell_limit, limit = limits(source)
+  points_of = {grade_id(c): points(c) for c in source.cells if is_test(c)}
+  results = [{**{k: v for k, v in m.items() if k not in ("old", "new")}, "task": task_of(m, texts), "caught": False, "tests": {},
+              "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
+  control, control_obs, status, restarts = [], {}, "completed", 0
+  total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants)
+  pending, done_before = list(range(len(mutants))), 0
+  while True:
+    nb, where, starts = session(source, source_dir, [mutants[i] for i in pending])
+    step = (lambda done, n, base=done_before, pre=starts[0]: on_cell(base + max(0, done - pre), total)) if on_cell else None
+    seed_db = Path(ref["db"]) if ref.get("db") and Path(ref["db"]).is_file() else tinygrad_cache()
+    with run_folder(module, source_dir, None, module_settings(source)["learner_files"], seed_db, sandboxed=False, prefix="mutants") as (run_dir, workdir, env):
+      r = run_notebook(nb, workdir, cell_limit, limit * (2 + len(pending)), on_cell=step, run_dir=run_dir, env=env)
+    died = min((i for i, s in r.cells.items() if s == "not_run"), default=None) if r.status != "completed" else None
+    for n, tid, i in where:
+      if died is not None and i >= died: continue
+      got = outcome(nb.cells[i], i, r)
+      verdict = judge({"id": tid, "max_score": points_of[tid]}, ref["tests"][tid], got, r.message)
+      if n is None:
+        control_obs[tid] = _values(got["observations"])
+        if verdict["status"] not in ("passed", "skipped"): control.append(f"{tid} with the solution: {verdict['status']}: {verdict['message']}")
+        continue
+      res = results[pending[n]]
+      res["tests"][tid], res["observed"][tid] = verdict["status"], _values(got["observations"])
+      if verdict["status"] not in ("passed", "skipped") and not res["caught"]: res.update(caught=True, message=f"{tid}: {verdict['message']}")
+    if died is None: break
+    if died < starts[0]:
+      status = f"the set-up cells did not run: {r.message}"; break
+    n = max(k for k in range(len(pending)) if starts[k] <= died)
+    if n == len(pending):
+      control.append(f"the control did not run: {r.message}"); break
+    res = results[pending[n]]
+    if not res["caught"]: res.update(caught=True, message=f"the session stopped: {r.message}")
+    restarts += 1
+    done_before += sum(len(mutants[i].get("tests") or task_tests(source, mutants[i]["target"])) + 2 for i in pending[:n + 1])
+    pending = pending[n + 1:]
+  for res in results:
+    res["same_outputs"] = not res["caught"] and bool(res["observed"]) and all(
+      obs == control_obs.get(tid) or obs == _values(ref["tests"][tid]["observations"]) for tid, obs in res["observed"].items())
+    res["untested"] = not res["caught"] and all(v == "skipped" for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
+    res["equivalent"] = equivalent.get(res.get("id", ""))
+    del res["observed"]
+  return {"module": module, "mutants": results, "control": control, "status": status, "restarts": restarts,
+          "max_per_task": max_per_task, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
+
+def scores(result:dict) -> list[dict]:
+  """Per task: hand-written caught/total, generated caught/total, equivalent, score, survivors."""
+  tasks = {}
+  for m in result["mutants"]:
+    t = tasks.setdefault(m["task"], {"task": m["task"], "hand": 0, "hand_caught": 0, "generated": 0, "caught": 0, "equivalent": [],
+                                      "candidates": [], "survivors": [], "hand_survivors": []})
+    if not m.get("generated"):
+      t["hand"] += 1; t["hand_caught"] += m["caught"]
+      if not m["caught"]: t["hand_survivors"].append(m["name"])
+      continue
+    t["generated"] += 1; t["caught"] += m["caught"]
+    if m["caught"]: continue
+    if m["equivalent"]: t["equivalent"].append(m)
+    else:
+      t["survivors"].append(m)
+      if m["same_outputs"]: t["candidates"].append(m)
+  for t in tasks.values():
+    counted = t["generated"] - len(t["equivalent"])
+    t["score"] = t["caught"] / counted if counted else None
+  return list(tasks.values())

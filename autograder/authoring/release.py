@@ -1,0 +1,72 @@
+"""Release: write the learner starters in `projects/` from `solutions/` with nbgrader's generate_assignment, then clear
+the solution regions of answer files (starter scripts), which nbgrader copies as they are."""
+from __future__ import annotations
+import filecmp, json, logging, shutil, tempfile
+from pathlib import Path
+from traitlets.config import Config
+from nbgrader.converters import GenerateAssignment
+from nbgrader.coursedir import CourseDirectory
+from autograder.core.cells import BEGIN_HIDDEN, has_solution_region, clear_solutions, grade_id, is_test
+from autograder.core.hints import OPENED_FILE, strip_hints
+from autograder.core.settings import module_settings
+from autograder.learner.selfcheck import RELEASED, LAST_CHECK
+
+IGNORED = {".ipynb_checkpoints", "__pycache__"}
+LEARNER_STATE = {OPENED_FILE, LAST_CHECK}            # written in a learner's folder by `hint` and `check`, never by release
+
+def mark_hidden_checks(released:Path, source:Path):
+  """Tell the learner's copy which test cells grading extends with hidden checks (`metadata.autograder.hidden_checks`),
+  so that a self-check can say so; nothing of those checks is written."""
+  import nbformat
+  hidden = {grade_id(c) for c in nbformat.read(str(source), as_version=4).cells if is_test(c) and BEGIN_HIDDEN in c.source}
+  nb = nbformat.read(str(released), as_version=4)
+  for cell in nb.cells:
+    if is_test(cell) and grade_id(cell) in hidden: cell.metadata.setdefault("autograder", {})["hidden_checks"] = True
+  nbformat.write(nb, str(released))
+
+def release_module(module:str, source_root:Path, release_root:Path):
+  c = Config()
+  c.CourseDirectory.root = str(Path(source_root).resolve().parent)
+  c.CourseDirectory.source_directory = str(Path(source_root).resolve())
+  c.CourseDirectory.release_directory = str(Path(release_root).resolve())
+  own = module_settings(json.loads((Path(source_root) / module / f"{module}.ipynb").read_text()))
+  c.CourseDirectory.ignore = sorted(IGNORED | LEARNER_STATE) + ["*.pyc"] + [Path(f).name for f in own.get("learner_files", [])]   # the solution's checkpoint stays behind
+  c.GenerateAssignment.no_database = True
+  c.SaveCells.enabled = False
+  c.BaseConverter.force = True
+  coursedir = CourseDirectory(config=c)
+  coursedir.assignment_id = module
+  converter = GenerateAssignment(coursedir=coursedir, config=c)
+  converter.log.setLevel(logging.ERROR)
+  converter.start()
+  released = Path(release_root) / module / f"{module}.ipynb"
+  if released.is_file():                                   # the pristine starter, for self-checks (see selfcheck.py)
+    strip_hints(released)                                  # hint cells go into the hints file, shown on request
+    mark_hidden_checks(released, Path(source_root) / module / f"{module}.ipynb")
+    (released.parent / RELEASED).mkdir(exist_ok=True)
+    shutil.copyfile(released, released.parent / RELEASED / released.name)
+  for path in (Path(release_root) / module).rglob("*"):
+    if path.is_file() and path.suffix != ".ipynb":
+      try: text = path.read_text()
+      except UnicodeDecodeError: continue
+      if has_solution_region(text): path.write_text(clear_solutions(text))
+
+def release(modules:list[str], source_root:Path, release_root:Path):
+  for module in modules: release_module(module, source_root, release_root)
+
+def _files(folder:Path) -> set[Path]:
+  return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and not IGNORED & set(p.relative_to(folder).parts)
+          and p.name not in LEARNER_STATE} if folder.is_dir() else set()
+
+def differences(modules:list[str], source_root:Path, release_root:Path) -> list[str]:
+  """The files under `release_root` that differ from what release would write now (missing, extra or changed)."""
+  with tempfile.TemporaryDirectory(prefix="release-check-") as tmp:
+    release(modules, source_root, Path(tmp))
+    out = []
+    for module in modules:
+      fresh, current = Path(tmp) / module, Path(release_root) / module
+      want, have = _files(fresh), _files(current)
+      out += [f"{module}/{p} (missing)" for p in sorted(want - have)]
+      out += [f"{module}/{p} (not written by release)" for p in sorted(have - want)]
+      out += [f"{module}/{p} (differs)" for p in sorted(want & have) if not filecmp.cmp(fresh / p, current / p, shallow=False)]
+    return out

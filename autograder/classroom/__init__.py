@@ -1,0 +1,3 @@
+"""Running a class: fetching each learner's work (`roster`), grading all of them in parallel or in shards
+(`grade_all`, `shard`, `merge`), the gradebook with its late policy and overrides (`gradebook`, `late`), the item
+analysis (`stats`), the LMS files (`lms`) and the similarity report (`similarity`); `commands` wires them."""

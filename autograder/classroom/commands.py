@@ -1,0 +1,145 @@
+"""The instructor's class commands: grade-all, fetch, merge, stats, export-grades, similarity. Every problem an
+instructor can fix (a missing folder, an empty class, a malformed roster, policy or overrides file) is one line on
+stderr and exit code 2, never a traceback."""
+from __future__ import annotations
+import os, sys
+from pathlib import Path
+from autograder.core.course import UnknownModule, module_names, resolve
+# Each command imports what it runs when it is run: `autograder check` must not load nbgrader, copydetect or tqdm
+# (seconds at every start). Start-up time is the only reason for an import inside a function in this package.
+
+def fail(e:Exception) -> int:
+  print(f"autograder: {e}", file=sys.stderr)
+  return 2
+
+def policy_and_overrides(args):
+  from autograder.classroom.gradebook import read_overrides
+  from autograder.classroom.late import load
+  return load(args.policy), read_overrides(args.overrides)
+
+def report_overrides(unused:list[int], path):
+  if unused: print(f"note: {len(unused)} override(s) of {path} matched no learner, module or test here (lines {', '.join(map(str, unused))})")
+
+def cmd_merge(args) -> int:
+  from autograder.classroom.merge import merge
+  try:
+    policy, overrides = policy_and_overrides(args)
+    done = merge([Path(d) for d in args.dirs], Path(args.out), policy, overrides)
+  except ValueError as e: return fail(e)
+  if args.summary:
+    from autograder.classroom.grade_all import summary
+    with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
+  report_overrides(done["unused_overrides"], args.overrides)
+  print(f"merged {done['learners']} learner(s) from {done['shards']} shard(s) into {Path(args.out) / 'gradebook.csv'}; late policy: {policy.describe()}")
+  return 0
+
+def cmd_stats(args) -> int:
+  from autograder.classroom.stats import stats
+  try: rows = stats(Path(args.gradebook))
+  except ValueError as e: return fail(e)
+  if args.summary:
+    text = (Path(args.gradebook) / "item-analysis.md").read_text()
+    with open(args.summary, "a") as f: f.write("\n".join(l for l in text.splitlines() if not l.startswith("![")) + "\n")   # a job summary shows no local image
+  weak = [f"{r['module'].split('_')[0]} {r['task']}" for r in rows if r["item_rest"] != "" and r["item_rest"] < 0.2]
+  print(f"{len(rows)} task(s) analysed: {Path(args.gradebook) / 'item-analysis.csv'}, item-analysis.png, item-analysis.md"
+        + (f"; separating poorly (item-rest r < 0.2): {', '.join(weak)}" if weak else ""))
+  return 0
+
+def cmd_export_grades(args) -> int:
+  from autograder.classroom.lms import export
+  try: path = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
+  except ValueError as e: return fail(e)
+  print(f"wrote {path} ({args.format})")
+  return 0
+
+def cmd_similarity(args) -> int:
+  from autograder.classroom.similarity import similarity
+  source = Path(args.source)
+  try:
+    modules = resolve(args.modules, module_names(source)) if args.modules else module_names(source)
+    rows = similarity(Path(args.submissions), Path(args.out), source, Path(args.starter), modules)
+  except (ValueError, UnknownModule) as e: return fail(e)
+  top = rows[0] if rows else None
+  print(f"{len(rows)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+        + f"see {Path(args.out) / 'similarity.md'} and similarity.html (flags only: scores are unchanged)")
+  return 0
+
+def cmd_grade_all(args) -> int:
+  from autograder.classroom.grade_all import grade_all
+  from autograder.core.sandbox import available
+  from autograder.classroom.shard import parse
+  source = Path(args.source)
+  modules = resolve(args.modules, module_names(source)) if args.modules else []
+  try:
+    shard = parse(args.shard) if args.shard else None
+    policy, overrides = policy_and_overrides(args)
+  except ValueError as e: return fail(e)
+  if args.require_sandbox and not (usable := available())[0]:
+    print(f"autograder: refusing to grade: the sandbox is not available ({usable[1]}), and --require-sandbox was given", file=sys.stderr)
+    return 2
+  try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout,
+                        shard=shard, reference_only=args.reference_only, policy=policy, overrides=overrides)
+  except KeyboardInterrupt: return 130
+  except ValueError as e: return fail(e)
+  if args.reference_only:
+    print(f"reference runs ready for {len(modules or module_names(source))} module(s)"); return 0
+  if args.summary:
+    from autograder.classroom.grade_all import summary
+    with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
+  report_overrides(done["unused_overrides"] if not shard else [], args.overrides)      # a shard sees only its own learners
+  print((f"shard {args.shard}: {done['learners']} learner(s); " if shard else "") +
+        f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
+        f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
+  return 0
+
+def cmd_fetch(args) -> int:
+  from autograder.classroom.late import load
+  from autograder.classroom.roster import fetch
+  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days)
+  except ValueError as e: print(f"autograder: {e}", file=sys.stderr); return 2
+  bad = [k for k, v in got.items() if v.startswith("not fetched")]
+  print(f"fetched {len(got) - len(bad)} of {len(got)} learner(s) into {args.submissions}/" + (f"; not fetched: {', '.join(bad)}" if bad else ""))
+  return 0
+
+def add_commands(sub, root):
+  """Register the class commands on the `autograder` parser's subparsers; `root(name)` finds solutions/ or projects/."""
+  ga = sub.add_parser("grade-all", help="grade a class: one folder per learner, in parallel, into a gradebook and feedback")
+  ga.add_argument("submissions", help="a folder with one folder per learner (a checkout of their repository)")
+  ga.add_argument("--out", default="gradebook", help="where the gradebook and the feedback go (default: gradebook/)")
+  ga.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="learners graded at the same time")
+  ga.add_argument("--source", default=root("solutions")); ga.add_argument("--modules", nargs="*")
+  ga.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
+  ga.add_argument("--summary", help="also write a Markdown table (learner x module) here, e.g. $GITHUB_STEP_SUMMARY")
+  ga.add_argument("--require-sandbox", action="store_true", help="refuse to grade when bubblewrap cannot sandbox the learners' code")
+  ga.add_argument("--shard", metavar="K/N", help="grade only shard K of N (learners assigned by a hash of their name); `autograder merge` joins the shards")
+  ga.add_argument("--reference-only", action="store_true", help="compute the reference runs (into AUTOGRADER_CACHE) and stop")
+  ga.add_argument("--policy", default="grading.toml", help="the late policy ([late] of this file; default: grading.toml if it exists)")
+  ga.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides, applied after grading (default: overrides.csv if it exists)")
+  ga.set_defaults(fn=cmd_grade_all)
+  fe = sub.add_parser("fetch", help="check out each learner of a roster at their last commit before the deadline")
+  fe.add_argument("roster", help="CSV: learner, repository, ref, deadline (and optional columns: see autograder/roster.py)"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
+  fe.add_argument("--policy", default="grading.toml", help="the late policy: commits up to its window_days after the due time are fetched")
+  fe.set_defaults(fn=cmd_fetch)
+  me = sub.add_parser("merge", help="join the gradebooks of shards (grade-all --shard K/N) into one")
+  me.add_argument("dirs", nargs="+", metavar="DIR", help="the shards' output folders")
+  me.add_argument("--out", required=True, help="the merged grading folder")
+  me.add_argument("--policy", default="grading.toml", help="the late policy ([late] of this file; default: grading.toml if it exists)")
+  me.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides (default: overrides.csv if it exists)")
+  me.add_argument("--summary", help="also write the class table here, e.g. $GITHUB_STEP_SUMMARY")
+  me.set_defaults(fn=cmd_merge)
+  st = sub.add_parser("stats", help="item analysis: per task, full/partial/none, mean, discrimination, most common failure")
+  st.add_argument("gradebook", metavar="GRADEBOOK_DIR", help="a grading folder (grade-all or merge output); the analysis is written into it")
+  st.add_argument("--summary", help="also append the Markdown table here, e.g. $GITHUB_STEP_SUMMARY")
+  st.set_defaults(fn=cmd_stats)
+  eg = sub.add_parser("export-grades", help="the gradebook as an LMS grade import file (Canvas, Moodle) or a plain CSV")
+  eg.add_argument("gradebook", metavar="GRADEBOOK_DIR")
+  eg.add_argument("--format", required=True, choices=["canvas", "moodle", "csv"])
+  eg.add_argument("--roster", default="roster.csv", help="the roster with the LMS columns (lms_id, sis_id, sis_login, email, section, name)")
+  eg.add_argument("--out", help="the file to write (default: GRADEBOOK_DIR/grades-FORMAT.csv)")
+  eg.set_defaults(fn=cmd_export_grades)
+  si = sub.add_parser("similarity", help="rank pairs of learners by shared answer code (copydetect); flags only, never a score")
+  si.add_argument("submissions", metavar="SUBMISSIONS", help="a folder with one folder per learner")
+  si.add_argument("--out", required=True, help="where the table and report go")
+  si.add_argument("--source", default=root("solutions")); si.add_argument("--starter", default=root("projects"), help="the released starters (boilerplate)")
+  si.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
+  si.set_defaults(fn=cmd_similarity)

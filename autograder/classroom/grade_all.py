@@ -1,0 +1,129 @@
+"""Grading a class: one folder per learner (a checkout of their repository), graded in parallel, each learner in a
+process of its own (one learner's crash, timeout or garbage cannot touch another's result), with a progress bar and
+an ETA. Writes a gradebook (CSV and JSON, see autograder/gradebook.py) and each learner's report and feedback. A
+learner whose submission has not changed since it was graded is not graded again: an interrupted run resumes where
+it stopped. With a shard K/N, only the learners of that shard (autograder/shard.py); `autograder merge` joins them."""
+from __future__ import annotations
+import csv, hashlib, json, os, signal, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from autograder.grading import feedback
+from autograder.core.course import module_names
+from autograder.grading.report import md
+from autograder.grading.runs import module_key, reference
+from autograder.classroom.gradebook import GradebookError, rebuild
+from autograder.classroom.late import Policy
+from autograder.classroom.roster import FETCHED
+from autograder.classroom.shard import shard_of
+
+STAMP = "submission.sha256"
+
+def learners(root:Path) -> list[Path]:
+  return sorted(p for p in Path(root).iterdir() if p.is_dir() and not p.name.startswith(".")) if Path(root).is_dir() else []
+
+def submission_root(learner:Path) -> Path:
+  """A learner's checkout holds the notebooks in projects/; a bare folder of modules is taken as it is."""
+  return learner / "projects" if (learner / "projects").is_dir() and not (learner / "projects").is_symlink() else learner
+
+def fingerprint(folder:Path, modules:list[str], source_key:str) -> str:
+  """What a grade depends on: the learner's module files (links by their target's name, never followed) and the course."""
+  h = hashlib.sha256(source_key.encode())
+  for module in modules:
+    base = folder / module
+    for path in sorted(base.rglob("*")) if base.is_dir() and not base.is_symlink() else []:
+      h.update(str(path.relative_to(folder)).encode())
+      if path.is_symlink(): h.update(b"link:" + os.readlink(path).encode())
+      elif path.is_file() and path.stat().st_size < 64 << 20: h.update(path.read_bytes())
+  return h.hexdigest()
+
+def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:float, running:dict) -> dict:
+  report = out / "report.json"
+  cmd = [sys.executable, "-m", "autograder.cli", "grade", str(submission_root(learner)), "--source", str(source), "--json", str(report), "--quiet"]
+  if modules: cmd += ["--modules", *modules]
+  out.mkdir(parents=True, exist_ok=True)
+  proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+  running[learner.name] = proc
+  try: proc.wait(timeout=timeout)
+  except subprocess.TimeoutExpired: pass
+  finally:
+    try: os.killpg(proc.pid, signal.SIGKILL)
+    except OSError: pass
+    running.pop(learner.name, None)
+  try: return json.loads(report.read_text())
+  except (OSError, ValueError):
+    return {"score": 0.0, "max_score": 0.0, "modules": [], "error": f"grading {learner.name} did not finish (exit code {proc.returncode})"}
+
+def _fetched(submissions:Path) -> dict[str, dict]:
+  """What fetch recorded per learner (commit, committed_at, due), if it ran."""
+  path = Path(submissions) / FETCHED
+  if not path.is_file(): return {}
+  with open(path, newline="") as f: return {r["learner"]: r for r in csv.DictReader(f)}
+
+def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:int=2, timeout:float=3600, log=print,
+              shard:tuple[int, int]|None=None, reference_only:bool=False, policy:Policy=Policy(), overrides:list[dict]=()) -> dict:
+  """Grade every learner folder of `submissions` (those of shard K/N only, with `shard`) into `out`; returns
+  {"graded", "skipped", "learners", "seconds", "unused_overrides"}. `reference_only`: compute the reference runs and stop."""
+  from tqdm import tqdm
+  if not Path(submissions).is_dir(): raise GradebookError(f"{submissions}: no such folder")
+  everyone = learners(submissions)
+  if not everyone and not reference_only: raise GradebookError(f"{submissions}: no learner folder in it (an empty class)")
+  mine = [l for l in everyone if shard is None or shard_of(l.name, shard[1]) == shard[0]]
+  wanted = modules or module_names(source)
+  for m in tqdm(wanted, desc="reference runs", unit="module", file=sys.stderr, disable=None): reference(m, source)
+  if reference_only: return {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0, "unused_overrides": []}
+  out.mkdir(parents=True, exist_ok=True)
+  source_key = "".join(module_key(source / m) for m in wanted)
+  fetched = _fetched(submissions)
+  todo, skipped = [], 0
+  for learner in mine:
+    folder = out / "feedback" / learner.name
+    folder.mkdir(parents=True, exist_ok=True)
+    record = folder / "fetched.json"
+    if learner.name in fetched: record.write_text(json.dumps({k: fetched[learner.name][k] for k in ("commit", "committed_at", "due")}) + "\n")
+    elif record.exists(): record.unlink()
+    stamp = fingerprint(submission_root(learner), wanted, source_key)
+    done = folder / STAMP
+    if done.is_file() and done.read_text() == stamp and (folder / "report.json").is_file(): skipped += 1
+    else: todo.append((learner, folder, stamp))
+  names = [l.name for l in mine]
+  finished = {l.name for l in mine} - {l.name for l, _, _ in todo}
+  running, start, graded = {}, time.monotonic(), 0
+  bar = tqdm(total=len(todo), desc="grading", unit="learner", file=sys.stderr, disable=None)
+  pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+  try:
+    futures = {pool.submit(_grade_one, learner, folder, source, modules, timeout, running): (learner, folder, stamp) for learner, folder, stamp in todo}
+    for fut in as_completed(futures):
+      learner, folder, stamp = futures[fut]
+      report = fut.result()
+      if report.get("error"): (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")   # the gradebook shows it
+      feedback.write(report, folder, learner.name)
+      if not report.get("error"): (folder / STAMP).write_text(stamp)
+      finished.add(learner.name); graded += 1
+      bar.set_postfix_str(f"{learner.name}: {report['score']:g}/{report['max_score']:g}"); bar.update()
+  except KeyboardInterrupt:
+    for proc in list(running.values()):
+      try: os.killpg(proc.pid, signal.SIGKILL)
+      except OSError: pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    rebuild(out, sorted(finished), policy, overrides)
+    log(f"interrupted: {graded} graded now, {skipped} kept from before; run again to resume")
+    raise
+  finally:
+    bar.close()
+    pool.shutdown(wait=True)
+  built = rebuild(out, names, policy, overrides)
+  return {"graded": graded, "skipped": skipped, "learners": len(names), "seconds": round(time.monotonic() - start, 1),
+          "unused_overrides": built["unused_overrides"]}
+
+def summary(out:Path) -> str:
+  """The gradebook as a Markdown table, a learner per row and a module per column."""
+  rows = json.loads((out / "gradebook.json").read_text())
+  modules = sorted({r["module"] for r in rows if r["module"]})
+  table = {}
+  for r in rows: table.setdefault(r["learner"], {})[r["module"]] = r
+  cell = lambda r: "" if r is None else f"{r['score']:g}/{r['max_score']:g}" + ("" if r["status"] == "graded" else f" ({r['status']})") + (" ⚑" if r["flags"] else "")
+  lines = ["| learner | " + " | ".join(modules) + " | total |", "|---" * (len(modules) + 2) + "|"]
+  for name, mods in sorted(table.items()):
+    total = sum(r["score"] for r in mods.values()), sum(r["max_score"] for r in mods.values())
+    lines.append(f"| {md(name)} | " + " | ".join(cell(mods.get(m)) for m in modules) + f" | {total[0]:g}/{total[1]:g} |")
+  return "\n".join(lines + ["", "⚑: flags for review (see gradebook.csv); they do not change the score.", ""])

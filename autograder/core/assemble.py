@@ -1,0 +1,122 @@
+"""Rebuild a notebook for grading from the trusted source: every non-answer cell (hidden tests included) comes from the
+source, answer cells come from the submission, matched by nbgrader grade_id. Whatever the learner did to the rest of
+their notebook (deleted, duplicated, retyped or re-ordered test cells, renamed ids, stripped metadata, extra cells)
+cannot change what runs. Files are read from the submission only when they are regular files inside it: a symbolic
+link anywhere on the way is a missing file, never followed."""
+from __future__ import annotations
+import copy, os, shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+import nbformat
+from nbformat import NotebookNode
+from autograder.core.cells import grade_id, is_answer, defined_names, has_solution_region, clear_solutions
+from autograder.core.files import read_safe
+from autograder.core.hints import OPENED_FILE
+
+IGNORED = shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints", "__pycache__")
+
+class Unreadable(Exception): pass
+
+@dataclass
+class Submission:
+  """One module of a learner's submission, read once at the door: the notebook's text and the bytes of every file the
+  grader takes from the learner (answer files and `learner_files`), by relative path. Every later step uses this,
+  never the submission folder: what was graded is what was read."""
+  notebook_text: bytes|None = None
+  files: dict[str, bytes] = field(default_factory=dict)
+  missing: str = ""                                       # why there is no notebook ("" when there is one)
+  opened_hints: bytes|None = None                         # the learner's record of opened hints (hints.OPENED_FILE)
+
+def answer_files(source_dir:Path) -> list[str]:
+  """Relative paths of the module's answer files: text files with a solution region (notebooks aside)."""
+  out = []
+  for path in sorted(Path(source_dir).rglob("*")):
+    if not path.is_file() or path.suffix == ".ipynb" or "__pycache__" in path.parts: continue
+    try:
+      if has_solution_region(path.read_text()): out.append(str(path.relative_to(source_dir)))
+    except (UnicodeDecodeError, OSError): pass
+  return out
+
+def read_submission(source_dir:Path, submission_root:Path, module:str, learner_files:list[str]=()) -> Submission:
+  """Read everything the grader needs of `submission_root/module` once (symbolic links refused, see safe_file)."""
+  rel = Path(module) / f"{module}.ipynb"
+  text = read_safe(submission_root, rel)
+  out = Submission(notebook_text=text)
+  if text is None:
+    linked = os.path.islink(Path(submission_root) / rel) or os.path.islink(Path(submission_root) / module)
+    out.missing = f"no notebook at {rel}" + (" (a symbolic link is not followed)" if linked else "")
+  for name in list(learner_files) + answer_files(source_dir):
+    if (data := read_safe(submission_root, Path(module) / name)) is not None: out.files[str(name)] = data
+  out.opened_hints = read_safe(submission_root, Path(module) / OPENED_FILE)
+  return out
+
+def parse_notebook(text:bytes|str) -> NotebookNode:
+  """A notebook from its text, or Unreadable with a one-line reason (bad JSON, not a notebook)."""
+  try:
+    nb = nbformat.reads(text.decode() if isinstance(text, bytes) else text, as_version=4)
+    if not isinstance(nb.get("cells"), list): raise ValueError("no list of cells")
+    for cell in nb.cells:
+      if not isinstance(cell.get("source"), str) or cell.get("cell_type") not in {"code", "markdown", "raw"}:
+        raise ValueError("a cell without source or with an unknown type")
+    return nb
+  except Exception as e:
+    raise Unreadable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]) from None
+
+def read_notebook(path:Path) -> NotebookNode:
+  """A notebook, or Unreadable with a one-line reason (missing, bad JSON, not a notebook)."""
+  try: text = Path(path).read_bytes()
+  except OSError as e: raise Unreadable(f"{type(e).__name__}: {e.strerror or e}"[:200]) from None
+  return parse_notebook(text)
+
+def answer_cells(source:NotebookNode, submission:NotebookNode) -> dict[int, NotebookNode|None]:
+  """For each answer cell of the source (by index), the learner's cell for it: the last cell with the same grade_id,
+  else the last code cell that defines the same functions/classes (metadata stripped or id renamed), else None."""
+  out = {}
+  for i, cell in enumerate(source.cells):
+    if not is_answer(cell): continue
+    by_id = [c for c in submission.cells if grade_id(c) == grade_id(cell)]
+    if by_id: out[i] = by_id[-1]; continue
+    names = defined_names(cell.source)
+    out[i] = ([c for c in submission.cells if c.cell_type == "code" and names and names <= defined_names(c.source)] or [None])[-1]
+  return out
+
+def assemble(source:NotebookNode, submission:NotebookNode|None) -> NotebookNode:
+  """The notebook to grade. A missing answer falls back to the released stub, so it earns nothing."""
+  nb = copy.deepcopy(source)
+  found = answer_cells(source, submission) if submission is not None else {}
+  for i, cell in enumerate(nb.cells):
+    if cell.cell_type == "code": cell.outputs, cell.execution_count = [], None
+    if not is_answer(cell): continue
+    learner = found.get(i)
+    cell.source = learner.source if learner is not None else clear_solutions(cell.source)
+  return nb
+
+def prepare_workdir(source_dir:Path, submission:Path|dict[str, bytes]|None, workdir:Path, learner_files:list[str]=()):
+  """Copy the module's support files into `workdir`. Answer files (files with solution regions in the source) come
+  from the submission (`Submission.files`, or a folder read here once), or as released stubs where the learner has
+  none; `learner_files` (a checkpoint, say) come from the submission only; every other file comes from the source.
+  `submission` None: the source's own files (the reference run)."""
+  if isinstance(submission, (str, Path)):
+    files = {str(n): d for n in list(learner_files) + answer_files(source_dir) if (d := read_safe(submission, n)) is not None}
+  else: files = submission
+  shutil.copytree(source_dir, workdir, dirs_exist_ok=True, ignore=IGNORED)
+  if files is None: return
+  for name in learner_files:
+    target = workdir / name
+    if target.is_file(): target.unlink()
+    if name in files:
+      target.parent.mkdir(parents=True, exist_ok=True)
+      target.write_bytes(files[name])
+  for name in answer_files(source_dir):
+    if name in learner_files: continue
+    path = workdir / name
+    if name in files: path.write_bytes(files[name])
+    else: path.write_text(clear_solutions(path.read_text()))
+
+def remove_tree(path:Path):
+  """Remove a folder whatever a kernel left in it (thousands of files, deep nesting, odd permissions), never raising."""
+  try: shutil.rmtree(path)
+  except Exception:
+    import subprocess
+    try: subprocess.run(["rm", "-rf", "--one-file-system", str(path)], capture_output=True, timeout=300)
+    except Exception: pass

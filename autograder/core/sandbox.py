@@ -1,0 +1,86 @@
+"""The sandbox a grading kernel runs in: bubblewrap (`bwrap`) with its own PID, IPC, UTS and network namespaces, no
+capabilities, a read-only view of the system and of Python, its own /tmp, and exactly one writable folder (the run's
+folder, holding the working copy of the module). Not in the view: the repository (so no solutions, no hidden tests,
+no git history), the reference observations, the grader's reports, other learners' submissions. Every process the
+kernel starts lives in the sandbox's PID namespace and dies with it.
+
+Where bubblewrap is missing or cannot create namespaces, `available()` says why and the kernel runs unsandboxed in
+its own process group: the grader still reaches its verdict outside the kernel, but the kernel could read any file
+the grader can, and a process that leaves its process group can outlive it."""
+from __future__ import annotations
+import functools, os, shutil, subprocess, sys
+from pathlib import Path
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import List, Unicode
+from autograder.core.course import PACKAGE
+
+
+@functools.cache
+def available() -> tuple[bool, str]:
+  """(usable, why not): bubblewrap found and able to create the namespaces we ask for."""
+  if os.environ.get("AUTOGRADER_SANDBOX", "") == "off": return False, "switched off (AUTOGRADER_SANDBOX=off)"
+  bwrap = shutil.which("bwrap")
+  if bwrap is None: return False, "bubblewrap (bwrap) is not installed; on Debian/Ubuntu: sudo apt-get install bubblewrap"
+  try:
+    done = subprocess.run([bwrap, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--proc", "/proc",
+                           "--dev", "/dev", "--cap-drop", "ALL", "true"], capture_output=True, text=True, timeout=30)
+  except Exception as e: return False, f"bwrap could not run: {type(e).__name__}"
+  if done.returncode != 0: return False, f"bwrap cannot create namespaces here: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.returncode}"
+  return True, ""
+
+def _python_roots() -> list[Path]:
+  """The folders a kernel needs to run this Python: the interpreter's installation, the virtual environment, and
+  any extra site folder (outside /usr, which is bound anyway)."""
+  roots = {Path(os.path.realpath(sys.base_prefix)), Path(sys.prefix), Path(os.path.realpath(sys.prefix))}
+  roots |= {Path(os.path.realpath(p)) for p in sys.path if p and Path(p).is_dir() and "site-packages" in p}
+  return sorted(r for r in roots if not str(r).startswith("/usr"))
+
+def command(run_dir:Path, workdir:Path, reads:list[Path]=(), hide:list[Path]=(), tmp_mb:int|None=None) -> list[str]:
+  """The bwrap prefix for a kernel whose only writable folder is `run_dir` (it contains `workdir`). `reads` are
+  extra folders visible read-only (the course data); `hide` are files inside them that stay invisible; `tmp_mb`: the
+  size of the sandbox's own /tmp."""
+  args = ["bwrap", "--unsetenv", "JPY_PARENT_PID", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+          "--unshare-net", "--unshare-cgroup-try", "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+  for top in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+    p = Path("/") / top
+    if p.is_symlink(): args += ["--symlink", os.readlink(p), str(p)]
+    elif p.is_dir(): args += ["--ro-bind", str(p), str(p)]
+  args += ["--proc", "/proc", "--dev", "/dev"] + (["--size", str(tmp_mb << 20)] if tmp_mb else []) + ["--tmpfs", "/tmp"]
+  for dev in sorted(Path("/dev").glob("nvidia*")) + sorted(Path("/dev/dri").glob("*")) + [Path("/dev/kfd")]:   # GPUs stay usable
+    if dev.exists(): args += ["--dev-bind", str(dev), str(dev)]
+  for extra in ("/sys", "/opt/cuda", "/run/nvidia-persistenced"):     # (the driver's files under /usr are bound already)
+    if Path(extra).exists() and not Path(extra).is_symlink(): args += ["--ro-bind", extra, extra]
+  for p in _python_roots() + [Path(r).resolve() for r in reads]:
+    if p.exists(): args += ["--ro-bind", str(p), str(p)]
+  for h in hide:
+    if Path(h).exists(): args += ["--ro-bind", "/dev/null", str(Path(h).resolve())]
+  args += ["--bind", str(run_dir), str(run_dir), "--ro-bind", str(PACKAGE), str(package_dir(run_dir) / "autograder"), "--chdir", str(workdir)]
+  return args
+
+def package_dir(run_dir:Path) -> Path:
+  """Where a run's kernel imports the grader's own `autograder` from (first on its path, read-only in the sandbox):
+  the very package that grades, whatever checkout or virtual environment the kernel's Python would find."""
+  return Path(run_dir) / "pkg"
+
+def provide_package(run_dir:Path, sandboxed:bool):
+  """The mount point (sandbox) or a link (no sandbox) for the grader's package in the run's folder."""
+  target = package_dir(run_dir) / "autograder"
+  target.parent.mkdir(parents=True, exist_ok=True)
+  if sandboxed: target.mkdir(exist_ok=True)
+  elif not target.exists(): target.symlink_to(PACKAGE, target_is_directory=True)
+
+class SandboxedKernelManager(AsyncKernelManager):
+  """A kernel manager whose kernel command starts inside `prefix` (the bwrap command, or nothing), talking over
+  unix sockets in the run's folder, and interrupted by message (a signal to bwrap would end the sandbox)."""
+  prefix = List(Unicode())
+
+  @property
+  def kernel_spec(self):
+    spec = super().kernel_spec
+    if spec is not None: spec.interrupt_mode = "message"
+    return spec
+
+  def format_kernel_cmd(self, extra_arguments=None):
+    cmd = super().format_kernel_cmd(extra_arguments)
+    if cmd and os.path.basename(cmd[0]).startswith("python"): cmd[0] = sys.executable     # the grader's own Python
+    return list(self.prefix) + cmd

@@ -1,0 +1,154 @@
+"""The verdict, reached in the grader's own process: each observation of the learner's run against the reference
+run's, with the kind of comparison and tolerance the reference recorded. A test passes when its cell ran without
+error and every observation the reference made is there and matches. Nothing the learner's kernel sent is trusted
+beyond being data: it is never unpickled, and its text is cleaned before it reaches a report."""
+from __future__ import annotations
+import builtins, re
+from autograder.kernel.checks import MIME, FORBIDDEN_MIME
+from autograder.kernel.compare import compare, join
+
+FAILED, SKIPPED, NOT_ATTEMPTED = {"CheckFailed", "AssertionError"}, {"CheckSkipped"}, {"NotImplementedError"}
+# Exception names a report may show for an error in the learner's run: Python's own and the checks'. Any other name
+# (a class the answer defines) could spell anything, so it is shown as "an exception of the answer's own class".
+KNOWN_ERRORS = {n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)} | \
+               FAILED | SKIPPED | {"CellTimeout", "CompileError", "DeadKernelError"}
+CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+def clean(text:str, limit:int=300) -> str:
+  """One line of inert text: no terminal escapes or control characters, no HTML tags (angle brackets become ‹ ›),
+  at most `limit` characters."""
+  text = CONTROL.sub("", " ".join(str(text).split())).replace("<", "‹").replace(">", "›")
+  return text if len(text) <= limit else text[:limit-3] + "..."
+
+def error_text(ename:str, evalue:str) -> str:
+  """An exception as one line, keeping tinygrad's `help:` line when it has one."""
+  lines = [l.strip() for l in str(evalue).splitlines() if l.strip()]
+  first = lines[0] if lines else ""
+  helps = [l for l in lines[1:] if l.lower().startswith("help:")]
+  return f"{ename}: {first}".rstrip(": ") + (f" ({helps[0]})" if helps else "")
+
+class Redactor:
+  """Withholds a message that quotes a line of the module's hidden tests, whoever wrote it."""
+  def __init__(self, secret_lines:set[str]): self.secrets = sorted({" ".join(l.split()) for l in secret_lines if len(l.strip()) >= 12}, key=len)
+  def __call__(self, text:str) -> str:
+    flat = " ".join(str(text).split())
+    if any(s in flat for s in self.secrets): return "(message withheld: it quoted the test's code)"
+    return clean(text)
+
+def observations(cell) -> list[dict]:
+  """The observation records a cell published, in order (only well-formed ones)."""
+  out = []
+  for o in cell.get("outputs", []):
+    rec = o.get("data", {}).get(MIME) if o.get("output_type") == "display_data" else None
+    if isinstance(rec, dict) and isinstance(rec.get("site"), str) and type(rec.get("k")) is int: out.append(rec)
+  return out
+
+def forbidden_names(cell) -> list[str]:
+  """The attributes the cell's forbidden() blocks named (published by the reference run only; see checks.forbidden)."""
+  out = set()
+  for o in cell.get("outputs", []):
+    rec = o.get("data", {}).get(FORBIDDEN_MIME) if o.get("output_type") == "display_data" else None
+    if isinstance(rec, list): out |= {x for x in rec if isinstance(x, str)}
+  return sorted(out)
+
+def outcome(cell, index:int, run) -> dict:
+  """What one run did with one test cell: its state, its error (ename, evalue) if any, and its observations."""
+  reply = run.replies.get(index, {})
+  err = (reply.get("ename", "Error"), reply.get("evalue", "")) if reply.get("status") == "error" else None
+  if err is None:
+    out = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+    if out is not None: err = (out.get("ename", "Error"), out.get("evalue", ""))
+  return {"state": run.cells.get(index, "not_run"), "error": err, "observations": observations(cell), "forbidden": forbidden_names(cell)}
+
+def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> str|None:
+  """Why the learner's records for one test cell cannot all come from its checks, or None.
+
+  The learner's code runs in the same process as the checks, so nothing in that process is out of its reach: a
+  secret given to the checks (a key to sign records with) could be read back with `gc` or a frame and used to sign
+  forgeries, so the grader does not pretend to have one. What it can hold against the records is what the trusted
+  cells can produce: each record names a site (`cell:line:col`) that the transform wrote into a trusted cell (the
+  test cell, or a set-up cell whose helper it calls: `sites`); a site's records are numbered k = 0, 1, 2, ... in the
+  order they were made, one each; and a site's kind of comparison is the one the reference run recorded there. A
+  record published by an answer next to the real check's is a second record for its (site, k), or one out of order:
+  the test fails and the report flags it.
+  What remains possible is to replace the checks themselves in the learner's kernel (their records are then the only
+  ones): it buys nothing without the expected values, which are not in that process; that is why every test also
+  observes a value that cannot be guessed (see `compare.strong`)."""
+  kinds = {r["site"]: r.get("kind") for r in ref_obs}
+  nxt = {}
+  for o in got_obs:
+    site, k = o["site"], o["k"]
+    if sites is not None and site not in sites: return f"a record for a site where no trusted cell has a check ({clean(site, 60)})"
+    if k != nxt.get(site, 0): return f"{'a second record' if k < nxt.get(site, 0) else 'a record out of order'} at {clean(site, 60)} (k={k})"
+    if site in kinds and o.get("kind") != kinds[site]: return f"a record of another kind at {clean(site, 60)}"
+    nxt[site] = k + 1
+  return None
+
+def _problem(r:dict, mine:dict|None) -> str|None:
+  """What is wrong with one observation against the reference's (None when it matches)."""
+  name = clean(r.get("name", "result"), 200)
+  if mine is None: return f"{name}: not observed (the test stopped before this check)"
+  try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
+  except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
+  if message is None: return None
+  if r["kind"] == "true": return name if message == "the condition is false" else f"{name}: {message}"
+  return join(name, message)
+
+def _observed(got_obs:list[dict]) -> dict:
+  got = {}
+  for o in got_obs: got.setdefault((o["site"], o["k"]), o)
+  return got
+
+def _problems(ref_obs:list[dict], got_obs:list[dict]) -> list[str]:
+  got = _observed(got_obs)
+  return [p for r in ref_obs if (p := _problem(r, got.get((r["site"], r["k"])))) is not None]
+
+def first_failing_check(ref_obs:list[dict], got_obs:list[dict]) -> str|None:
+  """The first check, in the reference's order, that the learner's run observed and got wrong, while every check
+  before it was observed and right: where a self-check (whose checks raise at once) would have stopped. In the
+  learner's run the checks only record, so the test goes on and may raise later on the wrong value (an IndexError
+  from the test's own indexing, say): the check is the explanation, the same as the self-check's."""
+  got = _observed(got_obs)
+  for r in ref_obs:
+    mine = got.get((r["site"], r["k"]))
+    if mine is None: return None
+    if (p := _problem(r, mine)) is not None: return p
+  return None
+
+def learner_error(ename:str) -> str:
+  """An exception of the learner's run as a report may show it: its type only, when Python or the checks define it.
+  Its message is never shown: the kernel's history holds every cell it ran, hidden tests included, and a message is
+  free text (base64, zlib, hex, rot13, ... of that history would get through any filter on what it says). The learner
+  reads the message of an error in a visible test with `autograder check`."""
+  name = str(ename)
+  return name if name in KNOWN_ERRORS else "an exception of a class the answer defines"
+
+def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:set[str]|None=None) -> dict:
+  """The result of one test: `test` has id and max_score; `ref` and `got` are outcomes (see `outcome`); `sites`: the
+  sites of the checks in the trusted cells (transform.notebook_sites). A result whose records were forged carries
+  `forged` (why) for the report's flags."""
+  result = {**test, "status": "", "score": 0.0, "message": ""}
+  done = lambda status, message: {**result, "status": status, "message": redact(message)}
+  if ref["error"] and ref["error"][0] in SKIPPED: return done("skipped", error_text(*ref["error"]).split(": ", 1)[-1])
+  if ref["state"] != "ran" or ref["error"] or not ref["observations"]:
+    why = error_text(*ref["error"]) if ref["error"] else ("it made no observation" if ref["state"] == "ran" else ref["state"])
+    return done("error", f"the reference solution does not pass this test, a bug in the course: {why}")
+  if got["state"] == "not_run": return done("not_run", run_message or "not run")
+  if got["state"] == "timeout": return done("timeout", run_message or "the cell ran out of time")
+  if (why := forged(ref["observations"], got["observations"], sites)):
+    return {**done("failed", f"observation records that the test's checks did not make: {why}"), "forged": why}
+  problems = _problems(ref["observations"], got["observations"])
+  if got["error"]:                                          # a skip counts only where the reference skipped too (above)
+    ename = got["error"][0]
+    if ename in SKIPPED: return done("failed", f"{ename}: the test was skipped in this run but not in the reference run")
+    if (first := first_failing_check(ref["observations"], got["observations"])) is not None: return done("failed", first)
+    shown = learner_error(ename)
+    if ename in FAILED: return done("failed", f"{shown}: a check of the test failed" + (f"; first: {problems[0]}" if problems else ""))
+    return done("error", f"{shown}: raised while the test ran (its message is not shown in a report; `autograder check` shows it for the visible tests)"
+                if ename not in NOT_ATTEMPTED else f"{shown}: not implemented yet")
+  if problems: return done("failed", problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+  return {**result, "status": "passed", "score": float(test["max_score"])}
+
+def not_attempted(test:dict) -> bool:
+  """An error from a stub the learner has not filled in yet."""
+  return test["status"] == "error" and test["message"].split(":")[0] in NOT_ATTEMPTED

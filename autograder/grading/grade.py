@@ -1,0 +1,79 @@
+"""Grade a submission folder against the trusted source folder, module by module, into one report.
+
+For each module: the reference run (the trusted solution, oracle included, in a kernel of its own; cached by the
+hash of the module's files, the grader and the library versions, in a folder no kernel can see), then the learner's
+run (their answers with the trusted cells, oracle cut out, in the sandbox), then the verdict in this process."""
+from __future__ import annotations
+import time
+from pathlib import Path
+from autograder.core.assemble import Unreadable, answer_files, assemble, parse_notebook, read_notebook, read_submission
+from autograder.core.cause import explain
+from autograder.core.cells import grade_id, hint, is_answer, is_test, points, task_titles
+from autograder.core.course import notebook_path
+from autograder.core.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
+from autograder.core.settings import module_settings
+from autograder.core.transform import hidden_text, notebook_sites
+from autograder.core.verdict import Redactor, judge
+from autograder.grading.flags import flags
+from autograder.grading.runs import reference, run_module
+
+def _unexecuted(source, message:str, status:str="not_run") -> list[dict]:
+  return [{"id": grade_id(c), "status": status, "score": 0.0, "max_score": points(c), "message": message}
+          for c in source.cells if is_test(c)]
+
+def learner_answers(assembled, source_dir:Path, files:dict[str, bytes]) -> list[tuple[str, str]]:
+  """(where, text) of the learner's answer cells and answer files, for the flags and the similarity report."""
+  out = [(grade_id(c) or f"cell {i + 1}", c.source) for i, c in enumerate(assembled.cells) if is_answer(c)]
+  for name in answer_files(source_dir):
+    try:
+      if name in files: out.append((name, files[name].decode()))
+    except UnicodeDecodeError: pass
+  return out
+
+def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=None) -> dict:
+  """One module's part of the report; `on_cell(done, total)` is called as code cells finish. The submission is read
+  once, here (assemble.read_submission); nothing later opens the submission folder."""
+  start = time.monotonic()
+  source = read_notebook(notebook_path(source_root, module))     # the trusted source must read; if not, that is ours to fix
+  settings = module_settings(source)
+  status, message, tests, module_flags, used, opened = "graded", "", None, [], "", {}
+  mine = read_submission(Path(source_root) / module, Path(submission_root), module, settings["learner_files"])
+  if mine.notebook_text is None: status, message = "missing", mine.missing
+  else:
+    try: submission = parse_notebook(mine.notebook_text)
+    except Unreadable as e: status, message = "unreadable", f"cannot read {module}.ipynb: {e}"
+  if status == "graded":
+    ref = reference(module, source_root, on_cell=on_cell)
+    assembled = assemble(source, submission)
+    got, run_status, run_message, used = run_module(assembled, module, source_root, mine.files, learner=True,
+                                                    on_cell=on_cell, seed_db=Path(ref["db"]) if ref.get("db") else None)
+    redact = Redactor(hidden_text(source))
+    titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
+    missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
+    known = notebook_sites(source)
+    tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
+                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known)
+             for c in source.cells if is_test(c)]
+    explain(tests, {k: v.get("cause", "") for k, v in got.items()}, source)     # causes, told as the self-check does
+    for t in tests: t["message"] = redact(t["message"])
+    hinted = collect_hints(source)
+    hints = {grade_id(c): hint(c, hint_pointer(module, titles.get(grade_id(c), "")) if titles.get(grade_id(c)) in hinted else "") for c in source.cells if is_test(c)}
+    for t in tests:
+      if t["status"] != "passed" and hints.get(t["id"]): t["hint"] = hints[t["id"]]
+    opened = opened_hints(mine.opened_hints, hinted)
+    if run_status != "completed": status, message = run_status, redact(run_message)
+    banned = set().union(*(set(t.get("forbidden", [])) for t in ref["tests"].values()))
+    module_flags = flags(learner_answers(assembled, Path(source_root) / module, mine.files), settings["allow_flags"], banned)
+    for t in tests:
+      if (why := t.pop("forged", None)): module_flags.append({"where": t["id"], "rule": "forged observation", "what": why})
+  if tests is None: tests = _unexecuted(source, message)
+  return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags, **opened,
+          "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
+          "seconds": round(time.monotonic() - start, 2), "tests": tests}
+
+def grade(modules:list[str], source_root:Path, submission_root:Path, on_module=None, on_cell=None) -> dict:
+  results = []
+  for module in modules:
+    results.append(grade_module(module, source_root, submission_root, on_cell))
+    if on_module: on_module(results[-1])
+  return {"score": sum(m["score"] for m in results), "max_score": sum(m["max_score"] for m in results), "modules": results}

@@ -1,0 +1,133 @@
+"""Running a module for grading: the set-up every run shares (`run_folder`), a run of the assembled notebook in the
+sandbox under the module's limits (`run_module`), and the reference run, cached by the hash of the module's files,
+the grader and the library versions, in a folder no kernel can see (`reference`)."""
+from __future__ import annotations
+import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sys, tempfile, time
+from contextlib import closing, contextmanager
+from pathlib import Path
+from nbformat.v4 import new_code_cell
+from autograder.core import sandbox
+from autograder.core.assemble import assemble, prepare_workdir, read_notebook, remove_tree
+from autograder.core.cause import run_cause
+from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test
+from autograder.core.course import DATA, PACKAGE, notebook_path
+from autograder.core.execute import limits, run_notebook, run_parent
+from autograder.core.limits import Limits
+from autograder.core.settings import cell_setting, module_settings
+from autograder.core.transform import RECORDER, prepare
+from autograder.core.verdict import outcome
+
+def cache_root() -> Path:
+  """Where the grader keeps reference observations (never inside a sandbox's view)."""
+  if os.environ.get("AUTOGRADER_CACHE"): return Path(os.environ["AUTOGRADER_CACHE"])
+  return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tinygrad-workbook"
+
+def tinygrad_cache() -> Path:
+  """The trusted tinygrad compile/BEAM cache: runs get a copy; only reference runs write back."""
+  if os.environ.get("CACHEDB"): return Path(os.environ["CACHEDB"])
+  return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tinygrad" / "cache.db"
+
+def copy_db(src:Path|None, dst:Path):
+  """Copy a tinygrad cache (an sqlite file) safely, even while another process writes it; nothing when there is none."""
+  if src is None or not Path(src).is_file(): return
+  try:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=60)) as a, closing(sqlite3.connect(dst, timeout=60)) as b:
+      a.backup(b)                                          # (a connection's own `with` commits but does not close it)
+  except sqlite3.Error: pass
+
+@contextmanager
+def run_folder(module:str, source_dir:Path, files:dict[str, bytes]|None, learner_files:list[str], seed_db:Path|None, sandboxed:bool, prefix:str="grade"):
+  """The one set-up of every run of a module (a grading run, a mutation session): a fresh folder under the temporary
+  folder holding the working copy of the module (its support files, with the learner's `files`; None: the source's
+  own), a copy of the tinygrad cache `seed_db`, and the grader's package where the kernel imports it from. Yields
+  (run folder, working folder, the environment the kernel needs); the folder is removed afterwards, whatever the
+  kernel left in it."""
+  run_dir = Path(tempfile.mkdtemp(prefix=f"{prefix}-{module}-", dir=run_parent()))
+  try:
+    workdir = run_dir / module
+    prepare_workdir(Path(source_dir), files, workdir, learner_files)
+    copy_db(seed_db, run_dir / "cache.db")
+    sandbox.provide_package(run_dir, sandboxed)
+    yield run_dir, workdir, {"CACHEDB": str(run_dir / "cache.db"), "WORKBOOK_DATA": str(DATA)}
+  finally:
+    remove_tree(run_dir)
+
+REFERENCE_SLACK = 2.0          # the trusted reference run gets twice the limits: a loaded machine must not fail the oracle
+
+def _checker_notebook(prepared, assembled):
+  """The isolated tests with what they need and nothing of the learner's notebook code: the mode cell, the setup
+  cells (trusted cells before the first answer, or marked `autograder.checker`), and the answers' sources as text."""
+  first_answer = next((i for i, c in enumerate(prepared.cells) if is_answer(c)), len(prepared.cells))
+  setup = [c for i, c in enumerate(prepared.cells) if c.cell_type == "code" and not is_answer(c) and not is_test(c)
+           and (i < first_answer or cell_setting(c, "checker"))]
+  answers = {name: c.source for c in assembled.cells if is_answer(c) for name in defined_names(c.source)}
+  out = copy.deepcopy(prepared)
+  out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
+  return out
+
+def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None) -> tuple[dict, str, str, str]:
+  """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
+  copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
+  module's resource limits (see limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
+  of each test by id, the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
+  the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
+  writes its cache there."""
+  settings = module_settings(nb)
+  prepared = prepare(nb, learner=learner)
+  parts = [prepared]
+  if any(is_isolated(c) for c in prepared.cells):
+    parts = [_checker_notebook(prepared, nb), copy.deepcopy(prepared)]
+    parts[1].cells = [c for c in parts[1].cells if not is_isolated(c)]
+  ok, why = sandbox.available()
+  outcomes, status, message = {}, "completed", ""
+  for part in parts:
+    seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
+    with run_folder(module, Path(source_root) / module, files, settings["learner_files"], seed, sandboxed=ok) as (run_dir, workdir, env):
+      hide = [DATA / h for h in settings["hide_data"]] if learner else []
+      allowed = Limits.of(settings) if learner else Limits.of(settings).scaled(REFERENCE_SLACK)
+      prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide, tmp_mb=allowed.tmp_mb) if ok else []
+      cell_limit, limit = limits(nb)
+      slack = 1.0 if learner else REFERENCE_SLACK
+      run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=env, limits=allowed)
+      if not learner:
+        copy_db(run_dir / "cache.db", tinygrad_cache())
+        if seed_db is not None: copy_db(run_dir / "cache.db", seed_db)
+    outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message, "cause": run_cause(part, i, run)} for i, c in enumerate(part.cells) if is_test(c)})
+    if run.status != "completed" and status == "completed": status, message = run.status, run.message
+  return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
+
+def module_key(source_dir:Path) -> str:
+  """What a reference run depends on: every file of the module and of the grader, the libraries' versions, Python,
+  the machine's architecture and the device."""
+  h = hashlib.sha256()
+  for path in sorted(p for p in Path(source_dir).rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    h.update(str(path.relative_to(source_dir)).encode()); h.update(path.read_bytes())
+  for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):   # every file of the grader
+    h.update(str(path.relative_to(PACKAGE)).encode()); h.update(path.read_bytes())
+  for pkg in ("tinygrad", "torch", "numpy"):
+    try: h.update(importlib.metadata.version(pkg).encode())
+    except importlib.metadata.PackageNotFoundError: pass
+  h.update(f"{sys.version}|{platform.machine()}|{os.environ.get('DEV', 'CPU')}".encode())
+  return h.hexdigest()[:20]
+
+def reference(module:str, source_root:Path, on_cell=None) -> dict:
+  """The reference run's outcome per test cell, computed once per version of the module and cached."""
+  folder = cache_root() / "reference"
+  folder.mkdir(parents=True, exist_ok=True)
+  path = folder / f"{module}-{module_key(Path(source_root) / module)}.json"
+  with open(path.with_suffix(".lock"), "w") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
+    if path.is_file():
+      try: return json.loads(path.read_text())
+      except ValueError: pass
+    source = read_notebook(notebook_path(source_root, module))
+    start = time.monotonic()
+    tests, status, message, _ = run_module(assemble(source, source), module, source_root, None, learner=False, on_cell=on_cell,
+                                           seed_db=path.with_suffix(".db"))
+    result = {"status": status, "message": message, "seconds": round(time.monotonic() - start, 2), "tests": tests, "db": str(path.with_suffix(".db"))}
+    if status == "completed" and all(t["state"] == "ran" and (t["error"] is None or t["error"][0] == "CheckSkipped") for t in tests.values()):
+      tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
+      tmp.write_text(json.dumps(result))
+      tmp.replace(path)
+    return result

@@ -1,0 +1,287 @@
+"""The check vocabulary that every test cell uses.
+
+A check names what it observes (`actual`) and what that should be (`expected`, the oracle). How it judges depends on
+the mode the notebook runs in:
+
+* `inline` (self-check, plain nbgrader, any notebook you run yourself): compare here and raise `CheckFailed` with a
+  one-line message that says what was expected and what came back.
+* `reference` (the grader's run of the trusted solution): the same, and each check is also recorded as an
+  observation (actual, expected, kind, tolerance) that the grader reads from the cell's output.
+* `learner` (grading a submission): the grader has removed every `expected` argument and every `with oracle():` block
+  from the cells, so no expected value exists in this process; each check only records what it observed. The grader
+  compares, in its own process, with the reference run's expected values.
+
+`skip(reason)` raises `CheckSkipped`: the report shows the test as skipped and it earns no points. tinygrad and torch
+are imported lazily, so notebooks that need neither stay light.
+"""
+from __future__ import annotations
+import contextlib, time
+from typing import Any, Callable
+from autograder.kernel.compare import compare, encode, join, to_numpy, dtype_name
+
+class CheckFailed(AssertionError): pass
+class CheckSkipped(Exception): pass
+
+MIME = "application/x.autograder-observation+json"
+FORBIDDEN_MIME = "application/x.autograder-forbidden+json"     # the reference run names what forbidden() blocks trap
+# The argument of each check that holds the oracle: (position, keyword). The grader strips it from learner runs.
+EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), "check_shape": (1, "expected_shape"),
+                "check_dtype": (1, "expected"), "check_type": (1, "expected_type"), "check_in": (0, "needle"),
+                "check_raises": (1, "exception"), "check_kernel_count": (1, "expected"), "check_range": (1, "low"),
+                "check_set": (1, "expected"), "check_agreement": (1, "expected")}
+SECOND_EXPECTED_ARG = {"check_range": (2, "high")}
+CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same"}
+
+_state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False, "answers": None}
+
+def configure(mode:str):
+  """Set by the grader in the first cell it runs: 'inline', 'reference' or 'learner'."""
+  if mode not in ("inline", "reference", "learner"): raise ValueError(f"unknown mode {mode!r}")
+  _state["mode"] = mode
+
+def begin(cell:str):
+  """Start of a test cell (the grader puts this call first in each one): occurrences are counted per cell."""
+  _state.update(cell=cell, counts={}, hidden=False)
+
+def hidden(on:bool): _state["hidden"] = on
+
+def set_answers(sources:dict[str, str]):
+  """Set by the grader in a kernel where no answer cell runs: the source of each function the answers define."""
+  _state["answers"] = dict(sources)
+
+def answer_source(name:str) -> str:
+  """The source of the answer cell that defines the learner's function `name` (with any helper defined beside it), for
+  a test that runs it elsewhere (in a child process): taken from the notebook where it is defined, or, where the
+  grader runs the tests apart from the answers, from the grader."""
+  if _state["answers"] is not None:
+    if name not in _state["answers"]: fail(f"no answer cell defines {name}")
+    return _state["answers"][name]
+  import inspect, linecache
+  from IPython import get_ipython
+  ns = get_ipython().user_ns if get_ipython() is not None else {}
+  if name not in ns: fail(f"{name} is not defined: run its answer cell first")
+  cell = "".join(linecache.getlines(getattr(getattr(ns[name], "__code__", None), "co_filename", "")))
+  return cell or inspect.getsource(ns[name])
+
+def mode() -> str: return _state["mode"]
+
+def fail(message:str): raise CheckFailed(message)
+def skip(reason:str): raise CheckSkipped(reason)
+
+@contextlib.contextmanager
+def oracle():
+  """Marks the oracle part of a test: torch references, tinygrad's own figures on a twin computation, values typed
+  in. It runs in self-checks and in the reference run; grading removes the block from the learner's run."""
+  yield
+
+def _publish(record:dict):
+  from IPython.display import publish_display_data
+  publish_display_data({MIME: record})
+
+def _judge(kind:str, actual:Any, expected:Any, name:str, site:str|None, **opts):
+  """The single place where a check reaches its verdict (inline) or records its observation (reference, learner)."""
+  m = _state["mode"]
+  enc_actual = encode(actual)
+  if m == "learner" and site is not None:
+    k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
+    _publish({"site": site, "k": k, "kind": kind, "actual": enc_actual, "name": str(name)[:300]})
+    return
+  enc_expected = encode(expected)
+  message = compare(kind, enc_actual, enc_expected, opts)
+  if m == "reference" and site is not None:
+    k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
+    _publish({"site": site, "k": k, "kind": kind, "opts": opts, "name": str(name)[:300], "hidden": _state["hidden"],
+              "actual": enc_actual, "expected": enc_expected, "ok": message is None})
+  if message is not None: fail(name if kind == "true" and actual is not None and enc_actual is False else join(name, message))
+
+# ---- values ----------------------------------------------------------------------------------------------------
+
+def check(condition:bool, message:str, _site:str|None=None):
+  """The general form: passes when `condition` is exactly True. Weak when grading (True is easy to guess): pair it
+  with a check of a value."""
+  _judge("true", condition, True, message, _site)
+
+def check_close(actual:Any, expected:Any=None, rtol:float=1e-5, atol:float=1e-6, name:str="result", dtype:bool=True, _site:str|None=None):
+  """`actual` (usually a tinygrad Tensor) equals `expected` (usually the torch result): same shape, same dtype
+  (unless dtype=False) and values within atol + rtol*|expected|."""
+  _judge("close", actual, expected, name, _site, rtol=rtol, atol=atol, dtype=dtype)
+
+def check_equal(actual:Any, expected:Any=None, name:str="result", _site:str|None=None):
+  """Exact equality. Arrays and tensors compare element by element (shape and values), containers item by item, and
+  the message names the first key, item or index that differs."""
+  _judge("equal", actual, expected, name, _site)
+
+def check_same(actual:Any, name:str="result", rtol:float|None=None, atol:float=0.0, _site:str|None=None):
+  """`actual` equals what the reference solution's own code gives at this point (close when `rtol` is given). Inline
+  (no reference at hand) it checks nothing but that the value can be recorded; use it for figures that have no
+  independent oracle, and pair it with checks that do."""
+  _judge("close" if rtol is not None else "equal", actual, actual, name, _site, **({"rtol": rtol, "atol": atol, "dtype": True} if rtol is not None else {}))
+
+def check_range(actual:Any, low:float|None=None, high:float|None=None, name:str="result", _site:str|None=None):
+  """`low <= actual <= high` (a bound of None is open): for measured figures such as timings and speed-ups."""
+  value = actual.item() if hasattr(actual, "item") and type(actual).__module__ == "numpy" else actual
+  _judge("range", value, (low, high), name, _site)
+
+def check_agreement(actual:Any, expected:Any=None, at_least:float=1.0, name:str="result", _site:str|None=None):
+  """At least a fraction `at_least` of the elements of `actual` equal those of `expected` (same shape): accuracy of
+  predictions against labels, for instance."""
+  _judge("agree", actual, expected, name, _site, at_least=at_least)
+
+def check_set(actual:Any, expected:Any=None, name:str="result", _site:str|None=None):
+  """The same items in any order (duplicates ignored); the message lists what is missing and what is extra."""
+  def freeze(x):
+    if isinstance(x, (list, tuple)): return tuple(freeze(v) for v in x)
+    return x
+  try: got = {freeze(x) for x in actual}
+  except TypeError: got = actual
+  _judge("set", got, {freeze(x) for x in expected} if expected is not None else None, name, _site)
+
+def check_shape(actual:Any, expected_shape:tuple=None, name:str="result", _site:str|None=None):
+  got = getattr(actual, "shape", None)
+  got = tuple(int(s) for s in got) if isinstance(got, (tuple, list)) or type(got).__name__ == "Size" else tuple(to_numpy(actual).shape)
+  _judge("equal", got, tuple(expected_shape) if expected_shape is not None else None, f"{name} shape", _site)
+
+def check_dtype(actual:Any, expected:Any=None, name:str="result", _site:str|None=None):
+  """`expected` is a tensor/array whose dtype to match, or a dtype name such as 'float32'."""
+  want = expected if isinstance(expected, str) or expected is None else dtype_name(expected)
+  _judge("equal", dtype_name(actual), want, f"{name} dtype", _site)
+
+def check_type(actual:Any, expected_type:type|tuple=None, name:str="result", _site:str|None=None):
+  _judge("type", type(actual), expected_type, name, _site)
+
+def check_in(needle:str, haystack:str, name:str="text", _site:str|None=None):
+  """`needle` (the expected part) occurs in the string `haystack` (what is observed)."""
+  _judge("contains", haystack, needle, name, _site)
+
+def check_raises(fn:Callable, exception:type[BaseException]=Exception, name:str="call", _site:str|None=None):
+  try:
+    fn(); raised = None
+  except CheckFailed: raise
+  except Exception as e: raised = type(e)
+  _judge("raises", raised, exception, name, _site)
+
+# ---- kernels: tinygrad's own counters are the oracle --------------------------------------------------------------
+
+def _realize_all(value:Any):
+  from tinygrad import Tensor
+  tensors = [v for v in (value if isinstance(value, (tuple, list)) else (value,)) if isinstance(v, Tensor)]
+  if tensors: Tensor.realize(*tensors)
+
+def kernels_run(fn:Callable) -> tuple[Any, int]:
+  """Call `fn()`, realize the tensor(s) it returns, and return (result, kernels tinygrad ran meanwhile).
+  Realize the inputs before calling this: their kernels would be counted too."""
+  from tinygrad import GlobalCounters
+  GlobalCounters.reset()
+  result = fn()
+  _realize_all(result)
+  return result, GlobalCounters.kernel_count
+
+def check_kernel_count(fn:Callable, expected:int=None, name:str="computation", _site:str|None=None):
+  """`fn()` runs exactly `expected` kernels (COPYs included), counted by tinygrad's GlobalCounters. A count is easy
+  to guess: pair it with a check of the values."""
+  _, ran = kernels_run(fn)
+  _judge("equal", ran, expected, f"{name}: kernels", _site)
+
+def check_no_kernels(fn:Callable, name:str="call", _site:str|None=None):
+  """`fn()` runs no kernel at all (nothing is realized inside it; its result is *not* realized here)."""
+  from tinygrad import GlobalCounters
+  GlobalCounters.reset()
+  fn()
+  _judge("equal", GlobalCounters.kernel_count, 0, f"{name}: kernels run", _site)
+
+def _targets(obj:Any, attr:str) -> tuple[set, set]:
+  """(code objects, builtin callables) behind `obj.<attr>`: a function's code, a method's, a property's accessors',
+  and for a wrapper the code of what it wraps (not its own)."""
+  import inspect
+  codes, natives, todo, seen = set(), set(), [inspect.getattr_static(obj, attr, None)], set()
+  while todo:
+    v = todo.pop()
+    if v is None or id(v) in seen: continue
+    seen.add(id(v))
+    if isinstance(v, (staticmethod, classmethod)): todo.append(v.__func__); continue
+    if isinstance(v, property): todo += [v.fget, v.fset, v.fdel]; continue
+    if hasattr(v, "__wrapped__"): todo.append(v.__wrapped__); continue    # a wrapper's code is shared (tinygrad wraps every method in one)
+    if hasattr(v, "__func__"): todo.append(v.__func__)
+    if hasattr(v, "__code__"): codes.add(v.__code__)
+    elif callable(v): natives.add(v)
+  return codes, natives
+
+_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None}
+
+def _profile(frame, event, arg):
+  """Runs on every call while a forbidden() block is open: notes a call of a forbidden function however it was
+  reached. It never raises (an exception here would switch profiling off); the block's end fails instead."""
+  if event == "call":
+    if frame.f_code in _trap["codes"]: _trap["tripped"].add(frame.f_code)
+  elif event == "c_call":
+    if any(arg is n for n in _trap["natives"]): _trap["tripped"].add(id(arg))
+
+@contextlib.contextmanager
+def forbidden(obj:Any, *attributes:str):
+  """Within the block, using `obj.<attribute>` for each name fails the test, e.g.
+  `with forbidden(Tensor, "matmul", "dot", "__matmul__"): my_matmul(a, b)`. Reading the attribute raises CheckFailed
+  at once; calling the function behind it in any other way (a reference taken before the block, `getattr`, an alias,
+  a copy of the method on another class) is noticed by a profile hook on its code and fails the test when the block
+  ends. `obj` must be a class or a module: an attribute set on a function or an instance does not change what calling
+  it does (tinygrad 0.14's `TinyJit`, say, is a function that returns a `_TinyJit`: trap `type(TinyJit(f))` instead)."""
+  import sys, threading, types
+  if not isinstance(obj, (type, types.ModuleType)): raise TypeError(f"forbidden() needs a class or a module, not {type(obj).__name__}")
+  saved = {a: obj.__dict__[a] for a in attributes if a in getattr(obj, "__dict__", {})}
+  if _state["mode"] == "reference":                        # for the flags: answers that mention these are reviewed
+    from IPython.display import publish_display_data
+    publish_display_data({FORBIDDEN_MIME: list(attributes)})
+  mine = {}
+  for a in attributes:
+    codes, natives = _targets(obj, a)
+    mine.update({c: a for c in codes}); mine.update({id(n): a for n in natives})
+    for c in codes: _trap["codes"][c] = _trap["codes"].get(c, 0) + 1
+    for n in natives: _trap["natives"][n] = _trap["natives"].get(n, 0) + 1
+  def make(attr):
+    def trap(*args, **kwargs): fail(f"{attr} must not be used here")
+    return trap
+  outer = _trap["saved"] is not None
+  if not outer: _trap["saved"] = (sys.getprofile(),)
+  sys.setprofile(_profile); threading.setprofile(_profile)
+  try:
+    for a in attributes: setattr(obj, a, make(a))
+    yield
+    if sys.getprofile() is not _profile: fail("the profile hook that watches forbidden functions was removed")
+    if (hit := sorted({mine[t] for t in _trap["tripped"] if t in mine})): fail(f"{', '.join(hit)} must not be used here (called through another name)")
+  finally:
+    for a in attributes:
+      if a in saved: setattr(obj, a, saved[a])
+      else: delattr(obj, a)
+    for table in ("codes", "natives"):
+      for key in [k for k in _trap[table] if (id(k) if table == "natives" else k) in mine]:
+        _trap[table][key] -= 1
+        if not _trap[table][key]: del _trap[table][key]
+    _trap["tripped"] -= set(mine)
+    if not outer:
+      previous = _trap["saved"][0]; _trap["saved"] = None
+      sys.setprofile(previous); threading.setprofile(previous)
+    else: sys.setprofile(_profile)
+
+# ---- devices and timing -------------------------------------------------------------------------------------------
+
+def has_device(name:str) -> bool:
+  """Whether tinygrad can open device `name` here (any failure to open means no)."""
+  from tinygrad import Device
+  try: Device[name]; return True
+  except Exception: return False
+
+def require_device(name:str):
+  """Skip the rest of the test (reported as skipped, no points) when `name` cannot be opened here."""
+  if not has_device(name): skip(f"no {name} device on this machine")
+
+def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], float]=time.perf_counter) -> float:
+  """A fair timing: `warmup` untimed calls, then the median of `repeats` timed calls, in seconds."""
+  for _ in range(warmup): fn()
+  times = []
+  for _ in range(repeats):
+    st = clock(); fn(); times.append(clock() - st)
+  return sorted(times)[len(times)//2]
+
+__all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "answer_source", "check", "check_close", "check_equal", "check_same",
+           "check_range", "check_set", "check_agreement", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
+           "kernels_run", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
+           "median_time", "to_numpy"]

@@ -1,0 +1,126 @@
+"""The grader survives whatever a learner does to a notebook: each doctored submission gets the right status, the
+grader exits 0, and the other module is still graded; isolated tests run where no answer cell ran. On the toy course."""
+import json, shutil
+import nbformat
+import pytest
+from autograder.cli import main
+from autograder.core.cells import grade_id
+from toy_course import edit, notebook, write_toy_course
+
+@pytest.fixture
+def course(tmp_path):
+  source = write_toy_course(tmp_path)
+  submission = tmp_path / "submission"
+  shutil.copytree(source, submission)                 # the solutions as a submission: full marks unless doctored
+  return source, submission
+
+def set_answer(cells, gid, source):
+  for c in cells:
+    if grade_id(c) == gid: c.source = source
+  return cells
+
+def run_grade(tmp_path, source, submission, *extra):
+  out = tmp_path / "report.json"
+  assert main(["grade", str(submission), "--source", str(source), "--json", str(out), *extra]) == 0
+  report = json.loads(out.read_text())
+  return {m["module"]: m for m in report["modules"]}, report
+
+def statuses(module): return {t["id"]: t["status"] for t in module["tests"]}
+
+def test_untouched_solution_gets_full_marks(tmp_path, course):
+  modules, report = run_grade(tmp_path, *course)
+  assert report["score"] == report["max_score"] == 10
+  assert all(m["status"] == "graded" for m in modules.values())
+
+def test_invalid_json_is_unreadable_and_the_other_module_is_graded(tmp_path, course):
+  source, submission = course
+  notebook(submission).write_text('{"cells": [')
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert modules["01_toy"]["status"] == "unreadable" and modules["01_toy"]["score"] == 0
+  assert set(statuses(modules["01_toy"]).values()) == {"not_run"}
+  assert modules["02_toy"]["status"] == "graded" and modules["02_toy"]["score"] == 5
+
+def test_missing_notebook(tmp_path, course):
+  source, submission = course
+  notebook(submission).unlink()
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert modules["01_toy"]["status"] == "missing" and modules["02_toy"]["score"] == 5
+
+@pytest.mark.parametrize("doctor", [
+  lambda cells: [c for c in cells if grade_id(c) != "test_square"],                       # deleted test cell
+  lambda cells: set_answer(cells, "test_square", "pass"),                                  # test replaced by pass
+  lambda cells: cells[::-1],                                                               # re-ordered
+  lambda cells: cells + [nbformat.v4.new_code_cell("double = lambda x: 0")],               # extra cell
+  lambda cells: [nbformat.v4.new_markdown_cell(c.source) if grade_id(c) == "test_double" else c for c in cells],  # retyped
+  lambda cells: cells + [c for c in cells if grade_id(c) == "test_double"],                # duplicated test
+])
+def test_learner_edits_to_test_cells_change_nothing(tmp_path, course, doctor):
+  source, submission = course
+  edit(submission, doctor)
+  modules, report = run_grade(tmp_path, source, submission)
+  assert report["score"] == 10, modules
+
+def test_stripped_metadata_and_renamed_ids_still_find_the_answers(tmp_path, course):
+  source, submission = course
+  def strip(cells):
+    for c in cells:
+      if grade_id(c) == "ans_double": c.metadata = {}
+      elif grade_id(c) == "ans_square": c.metadata["nbgrader"]["grade_id"] = "my_square"
+    return cells
+  edit(submission, strip)
+  modules, report = run_grade(tmp_path, source, submission)
+  assert report["score"] == 10, modules
+
+def test_endless_loop_in_an_answer_times_out(tmp_path, course):
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "while True: pass"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  m = modules["01_toy"]
+  assert m["status"] == "timeout"
+  assert statuses(m) == {"test_double": "error", "test_square": "passed"}     # interrupted, and the rest still ran
+  assert modules["02_toy"]["score"] == 5
+
+def test_exit_in_an_answer_is_a_dead_kernel(tmp_path, course):
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_square", "import os\nos._exit(0)"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  m = modules["01_toy"]
+  assert m["status"] == "kernel_died" and m["score"] == 2
+  assert statuses(m) == {"test_double": "passed", "test_square": "not_run"}
+  assert modules["02_toy"]["score"] == 5
+
+def test_a_failing_answer_reports_the_check_message_not_the_test(tmp_path, course, capsys):
+  source, submission = course
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
+  modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"))
+  test = next(t for t in modules["01_toy"]["tests"] if t["id"] == "test_double")
+  assert test["status"] == "failed" and test["message"] == "double(21): got 23"      # a hidden check: the expected value is not shown
+  printed = capsys.readouterr()
+  everything = printed.out + printed.err + json.dumps(report) + (tmp_path / "r.md").read_text()
+  for secret in ("HIDDEN", "check_equal(double(21)", "Traceback", "square(-7)"):
+    assert secret not in everything
+
+def test_unknown_module_is_a_usage_error(tmp_path, course):
+  source, submission = course
+  assert main(["grade", str(submission), "--source", str(source), "--modules", "42"]) == 2
+
+def test_isolated_tests_run_in_a_kernel_where_no_answer_cell_ran(tmp_path, course):
+  """A test marked `autograder.isolated` gets the answers' sources as text (answer_source) in a kernel of its own:
+  what an answer cell does to the notebook's namespace cannot reach it."""
+  source, submission = course
+  for root in (source, submission):
+    path = root / "01_toy" / "01_toy.ipynb"
+    nb = nbformat.read(str(path), as_version=4)
+    for c in nb.cells:
+      if grade_id(c) == "test_double":
+        c.metadata["autograder"] = {"isolated": True}
+        c.source = ("from autograder import answer_source\nns = {}\nexec(answer_source('double'), ns)\n"
+                    "check_equal(ns['double'](2), 4, name='double(2)')\n### BEGIN HIDDEN TESTS\n"
+                    "check_equal(ns['double'](21), 42, name='double(21)')\n### END HIDDEN TESTS")
+    nbformat.write(nb, str(path))
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return 2 * x\ncheck_equal = lambda *a, **k: None"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert statuses(modules["01_toy"]) == {"test_double": "passed", "test_square": "failed"}   # the rebinding only hurts the test beside it
+  edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
+  modules, _ = run_grade(tmp_path, source, submission)
+  assert statuses(modules["01_toy"])["test_double"] == "failed"

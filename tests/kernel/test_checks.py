@@ -1,0 +1,102 @@
+"""Each check helper passes on what it should and fails, with its message, on what it should not."""
+import numpy as np, torch, pytest
+from tinygrad import Tensor, dtypes
+from autograder import (CheckFailed, CheckSkipped, check_close, check_equal, check_kernel_count, check_no_kernels,
+  check_shape, check_dtype, check_type, check_in, check_raises, forbidden, kernels_run, require_device, median_time)
+
+def fails(fn, *words):
+  with pytest.raises(CheckFailed) as e: fn()
+  for w in words: assert w in str(e.value)
+
+def test_check_close_compares_shape_dtype_and_values():
+  check_close(Tensor([1., 2.]) * 2, torch.tensor([2., 4.]))
+  fails(lambda: check_close(Tensor([1., 2.]), torch.tensor([1., 2.5])), "first at index (1,) (got 2.0, expected 2.5)", "1 of 2 element(s)")
+  fails(lambda: check_close(Tensor([1., 2.]), torch.tensor([[1., 2.]])), "expected shape (1, 2), got (2,)")
+  fails(lambda: check_close(Tensor([1, 2], dtype=dtypes.int32), torch.tensor([1., 2.])), "expected dtype float32, got int32")
+  fails(lambda: check_close(None, torch.tensor([1.])), "got None")
+  check_close(Tensor([1, 2], dtype=dtypes.int32), torch.tensor([1., 2.]), dtype=False)
+
+def test_exact_and_structural_checks():
+  check_equal([1, 2], [1, 2]); check_equal(Tensor([1, 2]), np.array([1, 2]))
+  fails(lambda: check_equal(3, 4, name="n"), "n: expected 4, got 3")
+  fails(lambda: check_equal(Tensor([1, 2]), np.array([1, 3])), "result[1]: expected 3, got 2")
+  fails(lambda: check_shape(Tensor.ones(2, 3), (3, 2)), "result shape: expected (3, 2), got (2, 3)")
+  fails(lambda: check_dtype(Tensor.ones(2), "int32"), "result dtype: expected 'int32', got 'float32'")
+  fails(lambda: check_type("a", int), "expected a int, got str")
+  fails(lambda: check_in("relu", "void E_4() {}"), "'relu'")
+  fails(lambda: check_raises(lambda: 1, ValueError), "expected it to raise ValueError")
+
+def test_kernel_checks_use_tinygrads_counters():
+  a, b = Tensor.rand(8).realize(), Tensor.rand(8).realize()
+  assert kernels_run(lambda: (a + b).relu().sum())[1] == 1
+  check_kernel_count(lambda: (a + b).relu().sum(), 1)
+  fails(lambda: check_kernel_count(lambda: (a + b).relu().sum(), 3), "computation: kernels: expected 3, got 1")
+  check_no_kernels(lambda: a.reshape(2, 4).permute(1, 0))
+  fails(lambda: check_no_kernels(lambda: (a * 3).realize()), "call: kernels run: expected 0, got 1")
+
+def test_forbidden_traps_and_restores():
+  a = Tensor.ones(2, 2)
+  with forbidden(Tensor, "matmul", "__matmul__"):
+    fails(lambda: a @ a, "__matmul__ must not be used")
+    fails(lambda: a.matmul(a), "matmul must not be used")
+  assert (a @ a).tolist() == [[2., 2.], [2., 2.]]
+
+def test_skip_and_timing():
+  with pytest.raises(CheckSkipped): require_device("NO_SUCH_DEVICE")
+  calls = []
+  assert median_time(lambda: calls.append(1), warmup=2, repeats=5) >= 0 and len(calls) == 7
+
+# ---- the comparison on plain data: one implementation for self-checks and for the grader --------------------------
+
+from autograder.kernel.compare import encode, compare, strong
+from autograder.core.verdict import error_text, clean, Redactor
+
+def test_messages_name_the_first_difference():
+  msg = lambda a, e: compare("equal", encode(a), encode(e))
+  assert msg({"kernels": 1, "buffers": [("CPU", 256, "float")]}, {"kernels": 1, "buffers": [("CPU", 255, "float")]}) \
+    == "['buffers'][0]: expected ('CPU', 255, 'float'), got ('CPU', 256, 'float')"
+  assert msg({"a": 1}, {"a": 1, "b": 2}) == "missing keys ['b']"
+  assert msg(list(range(100)), list(range(40)) + [0] + list(range(41, 100))) == "[40]: expected 0, got 40"
+  assert msg(np.arange(12).reshape(3, 4), np.arange(12).reshape(3, 4) * (np.arange(12).reshape(3, 4) != 6)) \
+    == "[1, 2]: expected 0, got 6 (1 of 12 elements differ)"
+  assert msg((1, 2), [1, 2]) == "expected [1, 2], got (1, 2)"            # a tuple is not a list, as in Python
+  hidden = compare("equal", encode([1, 2, 3]), encode([1, 2, 4]), reveal=False)
+  assert hidden == "got [1, 2, 3]" and "4" not in hidden
+
+def test_lying_objects_become_opaque_and_match_nothing():
+  class Anything:
+    def __eq__(self, other): return True
+    def __getattr__(self, name): return self
+    def __call__(self, *a, **k): return self
+  assert compare("equal", encode(Anything()), encode(3)) is not None
+  assert compare("close", encode(Anything()), encode(np.ones(3))) is not None
+  class Int(int): pass
+  assert encode(Int(3))["__object__"].endswith("Int")                  # a subclass is not trusted to behave like int
+
+def test_strong_observations_are_hard_to_guess():
+  assert strong("close", encode(np.linspace(0, 1, 9))) and strong("equal", encode("void r_16_4(float* restrict data0) { ... }"))
+  assert not strong("equal", encode(3)) and not strong("true", encode(True)) and not strong("equal", encode("CPU"))
+  assert strong("equal", encode(12_582_912)) and not strong("equal", encode(True))
+
+def test_errors_keep_tinygrads_help_line_and_reports_stay_inert():
+  assert error_text("RuntimeError", "no usable devices\n  detail\nhelp: set DEV=CPU") == "RuntimeError: no usable devices (help: set DEV=CPU)"
+  assert clean("\x1b[31mred\x1b[0m <b>bold</b>\x07") == "red ‹b›bold‹/b›"
+  redact = Redactor({"check_equal(double(21), 42, name='double(21)')"})
+  assert "withheld" in redact("ValueError: check_equal(double(21), 42, name='double(21)')") and redact("ok") == "ok"
+
+def test_modes_learner_records_only_what_it_observed(monkeypatch):
+  import autograder.kernel.checks as c
+  published = []
+  monkeypatch.setattr(c, "_publish", published.append)
+  c.configure("learner"); c.begin("test_x")
+  try:
+    c.check_close(Tensor([1., 2.]), None, name="y", _site="test_x:1:0")   # the grader has replaced `expected` with None
+    c.check_close(Tensor([1., 2.]), None, name="y", _site="test_x:1:0")
+  finally: c.configure("inline")
+  assert [(p["site"], p["k"], p["kind"]) for p in published] == [("test_x:1:0", 0, "close"), ("test_x:1:0", 1, "close")]
+  assert all("expected" not in p for p in published)
+  c.configure("reference"); c.begin("test_x"); published.clear()
+  try:
+    with pytest.raises(CheckFailed): c.check_equal(3, 4, name="n", _site="test_x:2:0")
+  finally: c.configure("inline")
+  assert published[0]["expected"] == 4 and published[0]["ok"] is False

@@ -1,0 +1,77 @@
+"""Messages that find the cause of a failing test, the same in self-check and grading: another task's function that
+raised or that the test uses, the check that failed rather than the error after it, the learner's line behind an
+error raised inside a library. On the toy course."""
+import json
+from autograder.cli import main
+from autograder.core.cells import grade_id
+from toy_course import answer, edit, write_toy_course
+
+def test_a_test_that_fails_because_of_another_task_names_it(tmp_path, course, capsys):
+  """Task 1.2's square uses Task 1.1's double: a stub there is named, in self-check and in grading alike."""
+  source, projects = course
+  answer(source, "ans_square", "def square(x):\n    ### BEGIN SOLUTION\n    return double(x) * x // 2\n    ### END SOLUTION")
+  answer(projects, "ans_square", "def square(x):\n    return double(x) * x // 2")
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  out = capsys.readouterr().out
+  assert "not attempted   test_double (Task 1.1): double still raises NotImplementedError" in out
+  assert "error           test_square (Task 1.2): depends on Task 1.1, double, which raised NotImplementedError" in out
+  report = tmp_path / "r.json"
+  assert main(["grade", str(projects), "--source", str(source), "--modules", "01", "--json", str(report), "--quiet"]) == 0
+  tests = {t["id"]: t for t in json.loads(report.read_text())["modules"][0]["tests"]}
+  assert tests["test_square"]["message"] == "depends on Task 1.1, double, which raised NotImplementedError"
+  assert tests["test_double"]["message"].startswith("NotImplementedError: not attempted (double still raises it)")
+  answer(projects, "ans_double", "def double(x):\n    return x + 2")               # wrong, but passes its visible check
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  assert "it uses double (Task 1.1): a wrong value from there fails this test too" in capsys.readouterr().out
+  answer(projects, "ans_double", "def double(x):\n    return x + 1")               # wrong, and its test fails
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  assert "it uses double (Task 1.1), whose test fails too: fix that first" in capsys.readouterr().out
+
+def test_grading_explains_a_wrong_value_as_the_self_check_does(tmp_path, capsys):
+  """A test that indexes what a check just observed: self-check stops at the check; grading, where checks only
+  record, must not report the IndexError that follows but the same check."""
+  source = write_toy_course(tmp_path, modules=("01_toy",))
+  def doctor(cells):
+    for c in cells:
+      if grade_id(c) == "ans_double": c.source = "def calls(n):\n    ### BEGIN SOLUTION\n    return ['add'] * n\n    ### END SOLUTION"
+      if grade_id(c) == "test_double":
+        c.source = "got = calls(2)\ncheck_equal(got, ['add', 'add'], name='the kinds of the calls')\ncheck_equal(got[1], 'add', name='the second')"
+    return cells
+  edit(source, doctor)
+  projects = tmp_path / "projects"
+  assert main(["release", "--source", str(source), "--target", str(projects)]) == 0
+  answer(projects, "ans_double", "def calls(n):\n    return []")
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  said = "the kinds of the calls: expected ['add', 'add'], got []"
+  assert said in capsys.readouterr().out
+  report = tmp_path / "r.json"
+  assert main(["grade", str(projects), "--source", str(source), "--json", str(report), "--quiet"]) == 0
+  test = json.loads(report.read_text())["modules"][0]["tests"][0]
+  assert test["status"] == "failed" and test["message"] == said
+
+def test_an_error_raised_in_a_library_points_at_the_learners_function(tmp_path, capsys):
+  """A library that refuses a function of the learner's (tinygrad: "closures are not supported in pattern
+  matchers") raises with no frame of the learner's in the traceback: the self-check still names its line."""
+  source = write_toy_course(tmp_path, modules=("01_toy",))
+  (source / "01_toy" / "rules.py").write_text("def compile_rule(fn):\n    assert fn.__closure__ is None, 'closures are not supported'\n    return fn\n")
+  def doctor(cells):
+    for c in cells:
+      if grade_id(c) == "ans_double": c.source = "def make_rule(k):\n    ### BEGIN SOLUTION\n    def rule(x): return x * 2\n    return rule\n    ### END SOLUTION"
+      if grade_id(c) == "test_double": c.source = "from rules import compile_rule\ncheck_equal(compile_rule(make_rule(2))(3), 6, name='rule(3)')"
+    return cells
+  edit(source, doctor)
+  projects = tmp_path / "projects"
+  assert main(["release", "--source", str(source), "--target", str(projects)]) == 0
+  answer(projects, "ans_double", "def make_rule(k):\n    def rule(x):\n        return x * k\n    return rule")
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  out = capsys.readouterr().out
+  assert "AssertionError: closures are not supported" in out
+  assert "in your code at ans_double, line 2: def rule(x):" in out
+
+def test_an_empty_cell_does_not_shift_where_an_error_is_located(course, capsys):
+  """nbclient does not send an empty cell to the kernel, so it takes no In[n]: the cells after it keep their place."""
+  _, projects = course
+  answer(projects, "ans_double", "")
+  answer(projects, "ans_square", "def square(x):\n    y = x\n    return x * undefined_name")
+  assert main(["check", "01", "--projects", str(projects)]) == 1
+  assert "in your code at ans_square, line 3: return x * undefined_name" in capsys.readouterr().out

@@ -1,0 +1,104 @@
+"""The honesty tests, applied to every module in solutions/: the reference solution gets full marks (from our grader
+and from plain nbgrader), the released starter gets zero and runs to the end, and projects/ is exactly what release
+writes, with nothing of a solution or a hidden test in it."""
+import functools, os, re, shutil, subprocess, sys
+from pathlib import Path
+import pytest
+from autograder.core.cells import is_answer, is_test
+from autograder.core.assemble import read_notebook
+from autograder.core.course import REPO, module_names, notebook_path
+from autograder.grading.grade import grade_module
+from autograder.grading.runs import reference
+from autograder.core.cells import grade_id
+from autograder.kernel.compare import strong
+from autograder.authoring.lint import lint
+from autograder.authoring.release import differences
+from released import MARKERS, regions, texts
+
+SOLUTIONS, PROJECTS = REPO / "solutions", REPO / "projects"
+MODULES = module_names(SOLUTIONS)
+
+def summary(module:dict) -> str:
+  return "\n".join(f"{t['id']}: {t['status']} {t['score']}/{t['max_score']} {t['message']}" for t in module["tests"])
+
+# A test that needs hardware this machine lacks (module 08's CUDA tests) is reported as skipped with no points, for
+# the solution and the starter alike: the solution gets full marks on the others. Such test cells call
+# require_device(...) or require_gpu(), and only they may be skipped.
+NEEDS_DEVICE = re.compile(r"\brequire_(device|gpu)\(")
+@functools.cache
+def device_cells(module:str) -> set[str]:
+  return {grade_id(c) for c in read_notebook(notebook_path(SOLUTIONS, module)).cells if is_test(c) and NEEDS_DEVICE.search(c.source)}
+def skipped_for_hardware(test:dict, module:str) -> bool:
+  return test["status"] == "skipped" and test["id"] in device_cells(module)
+
+@pytest.mark.parametrize("module", MODULES)
+def test_solution_gets_full_marks(module):
+  result = grade_module(module, SOLUTIONS, SOLUTIONS)
+  assert result["status"] == "graded", result["message"]
+  graded = [t for t in result["tests"] if not skipped_for_hardware(t, module)]
+  assert graded and sum(t["max_score"] for t in graded) > 0, summary(result)
+  assert sum(t["score"] for t in graded) == sum(t["max_score"] for t in graded), summary(result)
+  assert all(t["status"] == "passed" for t in graded), summary(result)
+
+@pytest.mark.parametrize("module", MODULES)
+def test_tests_keep_the_oracle_out_of_the_learners_run(module):
+  """`autograder lint`: no name computed by the oracle is needed where grading has cut the oracle out."""
+  nb = read_notebook(notebook_path(SOLUTIONS, module))
+  problems = lint([(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)])
+  assert not problems, "\n".join(problems)
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_test_makes_an_observation_that_cannot_be_guessed(module):
+  """A bool or a small count is easy to forge: each test cell also observes a value (see course/instructors/authoring.md)."""
+  ref = reference(module, SOLUTIONS)
+  weak = [tid for tid, o in ref["tests"].items() if not (o["error"] and o["error"][0] == "CheckSkipped")
+          and not any(strong(r["kind"], r.get("expected")) for r in o["observations"])]
+  assert not weak, f"test cells with only guessable observations: {weak}"
+
+@pytest.mark.parametrize("module", MODULES)
+def test_starter_gets_zero_and_runs_to_the_end(module):
+  result = grade_module(module, SOLUTIONS, PROJECTS)
+  assert result["status"] == "graded", result["message"]
+  assert result["score"] == 0, summary(result)
+  assert all(t["status"] in ("failed", "error") or skipped_for_hardware(t, module) for t in result["tests"]), summary(result)
+
+def test_projects_is_what_release_writes():
+  assert differences(MODULES, SOLUTIONS, PROJECTS) == []
+
+@pytest.mark.parametrize("module", MODULES)
+def test_nothing_of_a_solution_or_a_hidden_test_is_released(module):
+  source, released = texts(SOLUTIONS / module), texts(PROJECTS / module)
+  secret, public = set(), set()
+  for text in source.values():
+    inside, outside = regions(text)
+    secret |= set(inside); public |= set(outside)
+  secret = {line for line in secret - public if len(line) >= 12 and not line.startswith("#")}
+  assert secret, "the module has no solution or hidden-test lines to look for"
+  for name, text in released.items():
+    assert not MARKERS.search(text), f"{module}/{name} holds a solution or hidden-test marker"
+    leaked = [line for line in text.splitlines() if line.strip() in secret]
+    assert not leaked, f"{module}/{name} holds solution or hidden-test code: {leaked[:3]}"
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_module_has_answers_tests_and_a_course_page(module):
+  nb = read_notebook(notebook_path(SOLUTIONS, module))
+  assert any(is_answer(c) for c in nb.cells) and any(is_test(c) for c in nb.cells)
+  assert (REPO / "course" / f"{module}.md").is_file()
+
+@pytest.mark.parametrize("module", MODULES)
+def test_plain_nbgrader_autograde_gives_the_solution_full_marks(module, tmp_path):
+  """The instructor's own path: nbgrader generate_assignment + autograde on the solution as a submission."""
+  from nbgrader.api import Gradebook
+  shutil.copytree(SOLUTIONS / module, tmp_path / "source" / module)
+  shutil.copytree(SOLUTIONS / module, tmp_path / "submitted" / "student" / module)
+  cell_limit = read_notebook(notebook_path(SOLUTIONS, module)).metadata.get("autograder", {}).get("cell_timeout", 60)
+  nbgrader = [sys.executable, "-m", "nbgrader"]
+  env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}   # nbgrader runs alembic
+  for step in (["generate_assignment", module], ["autograde", module, f"--ExecutePreprocessor.timeout={int(cell_limit)}"]):
+    done = subprocess.run(nbgrader + step + ["--force"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+  from autograder.kernel.checks import has_device
+  missing = 0.0 if has_device("CUDA") else sum(float(c.metadata["nbgrader"].get("points", 0)) for c in read_notebook(notebook_path(SOLUTIONS, module)).cells if grade_id(c) in device_cells(module))
+  with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+    submission = gb.find_submission(module, "student")
+    assert submission.max_score > 0 and submission.score == submission.max_score - missing, (submission.score, submission.max_score, missing)
