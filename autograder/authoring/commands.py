@@ -1,5 +1,6 @@
 """The author's commands: `autograder release`, `lint`, `mutants`, `export-student` and `doctor`."""
 from __future__ import annotations
+import sys
 from pathlib import Path
 from autograder.core.course import REPO, module_names, notebook_path, resolve
 
@@ -7,15 +8,18 @@ from autograder.core.course import REPO, module_names, notebook_path, resolve
 # (seconds at every start). Start-up time is the only reason for an import inside a function in this package.
 
 def cmd_release(args) -> int:
-  from autograder.authoring.release import release, differences
+  from autograder.authoring.release import BadSettings, release, differences
   source, target = Path(args.source), Path(args.target)
   modules = resolve(args.modules, module_names(source))
-  if args.check:
-    diff = differences(modules, source, target)
-    for line in diff: print(f"out of date: {target}/{line}")
-    print("projects/ is what release writes" if not diff else f"{len(diff)} file(s) differ: run `autograder release`")
-    return 1 if diff else 0
-  release(modules, source, target)
+  try:
+    if args.check:
+      diff = differences(modules, source, target)
+      for line in diff: print(f"out of date: {target}/{line}")
+      print("projects/ is what release writes" if not diff else f"{len(diff)} file(s) differ: run `autograder release`")
+      return 1 if diff else 0
+    release(modules, source, target)
+  except BadSettings as e:
+    print(f"autograder: refusing to release: {e}", file=sys.stderr); return 2
   print(f"released {len(modules)} module(s) to {target}/: {', '.join(modules)}")
   return 0
 

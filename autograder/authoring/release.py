@@ -8,7 +8,7 @@ from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
 from autograder.core.cells import BEGIN_HIDDEN, has_solution_region, clear_solutions, grade_id, is_test
 from autograder.core.hints import OPENED_FILE, strip_hints
-from autograder.core.settings import module_settings
+from autograder.core.settings import module_settings, problems as settings_problems
 from autograder.learner.selfcheck import RELEASED, LAST_CHECK
 
 IGNORED = {".ipynb_checkpoints", "__pycache__"}
@@ -24,13 +24,18 @@ def mark_hidden_checks(released:Path, source:Path):
     if is_test(cell) and grade_id(cell) in hidden: cell.metadata.setdefault("autograder", {})["hidden_checks"] = True
   nbformat.write(nb, str(released))
 
+class BadSettings(ValueError): pass
+
 def release_module(module:str, source_root:Path, release_root:Path):
+  source = json.loads((Path(source_root) / module / f"{module}.ipynb").read_text())
+  if (bad := settings_problems(source)):               # a typo such as `skip_grade` would grade a demo cell in silence
+    raise BadSettings(f"{module}: " + "; ".join(bad))
   c = Config()
   c.CourseDirectory.root = str(Path(source_root).resolve().parent)
   c.CourseDirectory.source_directory = str(Path(source_root).resolve())
   c.CourseDirectory.release_directory = str(Path(release_root).resolve())
-  own = module_settings(json.loads((Path(source_root) / module / f"{module}.ipynb").read_text()))
-  c.CourseDirectory.ignore = sorted(IGNORED | LEARNER_STATE) + ["*.pyc"] + [Path(f).name for f in own.get("learner_files", [])]   # the solution's checkpoint stays behind
+  own = module_settings(source)
+  c.CourseDirectory.ignore = sorted(IGNORED | LEARNER_STATE) + ["*.pyc"] + [Path(f).name for f in own["learner_files"]]   # the solution's checkpoint stays behind
   c.GenerateAssignment.no_database = True
   c.SaveCells.enabled = False
   c.BaseConverter.force = True
@@ -40,7 +45,7 @@ def release_module(module:str, source_root:Path, release_root:Path):
   converter.log.setLevel(logging.ERROR)
   converter.start()
   released = Path(release_root) / module / f"{module}.ipynb"
-  if released.is_file():                                   # the pristine starter, for self-checks (see selfcheck.py)
+  if released.is_file():                                   # the pristine starter, for self-checks (see learner/selfcheck.py)
     strip_hints(released)                                  # hint cells go into the hints file, shown on request
     mark_hidden_checks(released, Path(source_root) / module / f"{module}.ipynb")
     (released.parent / RELEASED).mkdir(exist_ok=True)

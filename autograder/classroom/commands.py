@@ -117,7 +117,7 @@ def add_commands(sub, root):
   ga.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides, applied after grading (default: overrides.csv if it exists)")
   ga.set_defaults(fn=cmd_grade_all)
   fe = sub.add_parser("fetch", help="check out each learner of a roster at their last commit before the deadline")
-  fe.add_argument("roster", help="CSV: learner, repository, ref, deadline (and optional columns: see autograder/roster.py)"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
+  fe.add_argument("roster", help="CSV: learner, repository, ref, deadline (and optional columns: see autograder/classroom/roster.py)"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
   fe.add_argument("--policy", default="grading.toml", help="the late policy: commits up to its window_days after the due time are fetched")
   fe.set_defaults(fn=cmd_fetch)
   me = sub.add_parser("merge", help="join the gradebooks of shards (grade-all --shard K/N) into one")

@@ -1,15 +1,15 @@
 """Grading a class: one folder per learner (a checkout of their repository), graded in parallel, each learner in a
 process of its own (one learner's crash, timeout or garbage cannot touch another's result), with a progress bar and
-an ETA. Writes a gradebook (CSV and JSON, see autograder/gradebook.py) and each learner's report and feedback. A
+an ETA. Writes a gradebook (CSV and JSON, see autograder/classroom/gradebook.py) and each learner's report and feedback. A
 learner whose submission has not changed since it was graded is not graded again: an interrupted run resumes where
-it stopped. With a shard K/N, only the learners of that shard (autograder/shard.py); `autograder merge` joins them."""
+it stopped. With a shard K/N, only the learners of that shard (autograder/classroom/shard.py); `autograder merge` joins them."""
 from __future__ import annotations
 import csv, hashlib, json, os, signal, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from autograder.grading import feedback
 from autograder.core.course import module_names
-from autograder.grading.report import md
+from autograder.core.report import md
 from autograder.grading.runs import module_key, reference
 from autograder.classroom.gradebook import GradebookError, rebuild
 from autograder.classroom.late import Policy

@@ -1,6 +1,6 @@
 """`autograder export-grades GRADEBOOK_DIR --format canvas|moodle|csv`: the gradebook (the final score of each
 learner and module, after overrides and the late policy) as a file the LMS imports, a column per module, the learner
-matched through the roster's LMS columns (autograder/roster.py).
+matched through the roster's LMS columns (autograder/classroom/roster.py).
 
 canvas: the Gradebook import CSV. Canvas documents its columns as Student, ID, SIS User ID, SIS Login ID, Section,
   then one column per assignment (a new name creates the assignment), and writes a "Points Possible" row under the

@@ -1,6 +1,6 @@
 """`autograder merge DIR [DIR ...] --out DIR`: the gradebooks of shards (each a `grade-all --shard K/N` folder) as one.
 Each learner's folder (report, feedback, fetch record) is copied as it is, and the gradebook is rebuilt from them with
-the late policy and the overrides (autograder/gradebook.py): the files and totals of an unsharded run of the class.
+the late policy and the overrides (autograder/classroom/gradebook.py): the files and totals of an unsharded run of the class.
 Only the wall-clock `seconds` of each module in report.json differ from an unsharded run (as they do between any two
 runs); no gradebook column holds a time."""
 from __future__ import annotations

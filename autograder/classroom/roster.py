@@ -2,7 +2,7 @@
 folder per learner, ready for `grade-all`. The roster is a CSV file with the columns learner, repository, ref (a
 branch or tag) and deadline (ISO 8601, e.g. 2026-12-01T23:59:00+01:00), and optionally:
 
-  extension_days   days added to this learner's deadline (their due time; see autograder/late.py for the late policy)
+  extension_days   days added to this learner's deadline (their due time; see autograder/classroom/late.py for the late policy)
   name             the learner's name as the LMS shows it (Canvas's Student column; default: learner)
   lms_id           the LMS's own user id (Canvas's ID column)
   sis_id           the institution's id (Canvas's SIS User ID, Moodle's ID number)

@@ -16,7 +16,7 @@ import math
 from collections import Counter, defaultdict
 from pathlib import Path
 from autograder.classroom.gradebook import GradebookError, read, write_csv
-from autograder.grading.report import md
+from autograder.core.report import md
 
 COLUMNS = ["module", "task", "tests", "points", "learners", "full", "partial", "none", "mean", "item_rest", "upper_lower", "common_failure", "failure_count"]
 

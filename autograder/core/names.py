@@ -67,6 +67,7 @@ def _locals(params:set[str], body:list[ast.stmt]) -> set[str]:
 def reads(node:ast.AST) -> set[str]:
   """The names `node` reads from the scope around it, in any order (see `exposed` for reads before a binding)."""
   if isinstance(node, ast.Name): return {node.id} if isinstance(node.ctx, ast.Load) else set()
+  if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name): return {node.target.id} | reads(node.value)   # x += 1 reads x
   if isinstance(node, FUNCTIONS):
     a = node.args
     outside = [*node.decorator_list, *a.defaults, *[d for d in a.kw_defaults if d], node.returns,
@@ -94,7 +95,7 @@ def exposed(stmts:list[ast.stmt]) -> set[str]:
     elif isinstance(stmt, (ast.With, ast.AsyncWith)):
       bound = set().union(*(binds(i.optional_vars) for i in stmt.items if i.optional_vars is not None))
       mine = set().union(*(reads(i.context_expr) for i in stmt.items)) | (exposed(stmt.body) - bound)
-    elif isinstance(stmt, (ast.If, ast.While)): mine = reads(stmt.test) | exposed(stmt.body) | exposed(stmt.orelse)
+    elif isinstance(stmt, (ast.If, ast.While)): mine = reads(stmt.test) | ((exposed(stmt.body) | exposed(stmt.orelse)) - binds(stmt.test))
     elif isinstance(stmt, ast.Try):
       mine = exposed(stmt.body) | exposed(stmt.orelse) | exposed(stmt.finalbody)
       for h in stmt.handlers: mine |= (reads(h.type) if h.type else set()) | (exposed(h.body) - ({h.name} if h.name else set()))

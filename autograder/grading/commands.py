@@ -10,7 +10,7 @@ from autograder.core.course import module_names, resolve
 def cmd_grade(args) -> int:
   from tqdm import tqdm
   from autograder.grading.grade import grade
-  from autograder.grading.report import table, write
+  from autograder.core.report import table, write
   source, submission = Path(args.source), Path(args.submission)
   modules = resolve(args.modules, module_names(source))
   bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=True if args.quiet else None)

@@ -4,7 +4,7 @@ the hidden tests' source, their expected values or tracebacks, and every text in
 from __future__ import annotations
 import html
 from pathlib import Path
-from autograder.grading.report import md, _pts, hints_opened
+from autograder.core.report import md, _pts, hints_opened
 from autograder.core.verdict import clean
 
 STATUS_WORD = {"passed": "passed", "failed": "failed", "error": "error", "timeout": "timed out", "not_run": "not run", "skipped": "skipped (not graded here)"}

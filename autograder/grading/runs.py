@@ -69,7 +69,7 @@ def _checker_notebook(prepared, assembled):
 def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None) -> tuple[dict, str, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
-  module's resource limits (see limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
+  module's resource limits (see core/limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
   of each test by id, the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
   writes its cache there."""

@@ -9,7 +9,7 @@ from autograder.core.course import module_names, notebook_path, resolve
 
 def cmd_check(args) -> int:
   from autograder.core.assemble import Unreadable
-  from autograder.grading.report import write
+  from autograder.core.report import write
   from autograder.learner.selfcheck import self_check, UnknownTask
   from autograder.core.hints import task_name
   projects = Path(args.projects)

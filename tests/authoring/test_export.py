@@ -41,6 +41,7 @@ def _answers_module_04(path:Path) -> bool:
   guess = net(Tensor(images[:, None])).argmax(1).numpy()
   return float((guess == mnist_data.load_labels("train")[:1000]).mean()) >= 0.98
 
+@pytest.mark.slow
 def test_the_export_holds_no_solution_and_no_hidden_test(exported):
   secret, public = set(), set()            # a line shown outside every region somewhere (a setup cell, a starter) is public
   for module in module_names(REPO / "solutions"):
@@ -65,12 +66,14 @@ def test_the_export_holds_no_solution_and_no_hidden_test(exported):
   assert not {"solutions", "tests", ".git", "roster.example.csv"} & names
   assert "make lab" in (exported / "README.md").read_text() and "make check" in (exported / "README.md").read_text()
 
+@pytest.mark.slow
 def test_the_export_holds_no_data_a_module_hides(exported):
   """Module 04 grades accuracy with labels only the grader reads: the MNIST test labels stay out of the export."""
   assert (REPO / "data" / "mnist" / "t10k-labels-idx1-ubyte.gz").is_file()
   assert not (exported / "data" / "mnist" / "t10k-labels-idx1-ubyte.gz").exists()
   assert {p.name for p in (exported / "data" / "mnist").iterdir()} >= {"t10k-images-idx3-ubyte.gz", "train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"}
 
+@pytest.mark.slow
 def test_the_exports_two_commands_work_from_a_fresh_clone(exported, tmp_path):
   """`make check` from a clone: set-up, then the self-check of module 01 (the starter: every check not attempted).
   The pinned packages come from this repository's environment (a .pth line) to keep the suite in its budget; the

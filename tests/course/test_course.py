@@ -1,13 +1,15 @@
 """The course text cannot rot: its Python blocks run against the pinned tinygrad (DEV=CPU) and print what they say they
 print; every tinygrad path and `tinygrad.` name it mentions exists (and every name it says is gone, is gone); the site
 builds with `mkdocs build --strict`; module pages link their starter notebooks, never solutions; the figures are what
-scripts/figures.py makes. Conventions: tests/course_docs.py and course/instructors/site.md."""
+scripts/figures.py makes. Conventions: tests/support/course_docs.py and course/instructors/site.md."""
 from __future__ import annotations
 import json, re, subprocess, sys, tempfile
 from pathlib import Path
 import pytest, yaml
 from course_docs import COURSE, REPO, all_blocks, built_site, excerpt_problem, failures, markers_ok, output_matches, pages, parse, run_page, \
   tinygrad_root, _env
+
+pytestmark = pytest.mark.slow          # runs the course's code blocks and builds the site
 
 BLOCKS = all_blocks()
 RUN_PAGES = sorted({b.page for b in BLOCKS if b.runs})

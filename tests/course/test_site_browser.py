@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from course_docs import COURSE, REPO, built_site, parse
 
+pytestmark = pytest.mark.slow          # a browser on the built site
+
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SHOTS = REPO / "build" / "screenshots"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

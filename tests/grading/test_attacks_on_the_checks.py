@@ -8,6 +8,8 @@ from autograder.grading.grade import grade_module
 from autograder.grading.runs import cache_root
 from autograder.core.sandbox import available
 
+pytestmark = pytest.mark.slow          # grades module 01
+
 MODULE = "01_tensor_basics"
 from attacks import SOLUTIONS, needs_sandbox, rules, submit
 

@@ -50,6 +50,7 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
 }
 
 @needs_sandbox
+@pytest.mark.slow
 @pytest.mark.parametrize("module", list(STORED))
 def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tmp_path, module):
   """Before: 03 +5 (add/mul/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot), 06 +2
@@ -119,6 +120,7 @@ def attacked(tmp_path_factory):
   return grade_module(MODULE, SOLUTIONS, root)
 
 @needs_sandbox
+@pytest.mark.slow
 def test_forged_observation_records_fail_the_test_and_are_flagged(attacked):
   """Before: test_count_kernels passed on records the answer published itself (+2)."""
   t = by_id(attacked)["test_count_kernels"]
@@ -126,6 +128,7 @@ def test_forged_observation_records_fail_the_test_and_are_flagged(attacked):
   assert "forged observation" in rules(attacked), attacked["flags"]
 
 @needs_sandbox
+@pytest.mark.slow
 def test_hidden_source_sent_out_encoded_never_reaches_the_report(attacked):
   """Before: base64(zlib(...)) of the hidden part of every test cell that calls make_tensors & co. came back in its
   message, and decoded to hidden-test code."""
@@ -137,6 +140,7 @@ def test_hidden_source_sent_out_encoded_never_reaches_the_report(attacked):
   assert attacked["score"] == 0
 
 @needs_sandbox
+@pytest.mark.slow
 def test_a_skip_raised_by_an_answer_is_a_failure(attacked):
   """Before: test_make_random was reported as skipped (the machine could not grade it)."""
   t = by_id(attacked)["test_make_random"]
@@ -223,6 +227,7 @@ def make_ranges(start, stop, step, n): return None
 LIMIT_STATUS = {"ans_make_tensors": "process_limit", "ans_make_random": "memory_limit", "ans_make_ranges": "disk_limit"}
 
 @needs_sandbox
+@pytest.mark.slow
 def test_hogs_graded_beside_an_honest_learner_do_not_change_its_score(tmp_path):
   """A fork bomb, a memory hog and a disk filler (three learners), graded at the same time as an honest learner (the
   reference solution). Before: no limit at all (1 GiB to /tmp took 1 GiB of the host's shared memory)."""

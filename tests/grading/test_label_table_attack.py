@@ -11,6 +11,9 @@ from pathlib import Path
 import nbformat
 from autograder.core.cells import grade_id
 from autograder.core.course import REPO
+import pytest
+
+pytestmark = pytest.mark.slow          # grades module 04
 
 MODULE = "04_mnist"
 ACCURACY_TESTS = {"test_accuracy_98", "test_accuracy_99"}

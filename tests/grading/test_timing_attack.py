@@ -8,6 +8,8 @@ from autograder.core.course import REPO
 from autograder.grading.grade import grade_module
 from autograder.core.sandbox import available
 
+pytestmark = pytest.mark.slow          # grades module 07
+
 MODULE = "07_custom_backend"
 SOLUTIONS = REPO / "solutions"
 needs_sandbox = pytest.mark.skipif(not available()[0], reason=f"no sandbox here: {available()[1]}")

@@ -1,17 +1,15 @@
 """Every module's hint cells are well formed (a task with a test, two levels or more) and quote no line of a solution.
 Reads the source notebooks only."""
 import pytest
-from autograder.core.cells import task_titles
-
+from autograder.core.assemble import read_notebook
+from autograder.core.cells import BEGIN_SOLUTION, END_SOLUTION, is_answer, task_titles
 from autograder.core.course import REPO, module_names, notebook_path
+from autograder.core.hints import hint_task, levels
 
 @pytest.mark.parametrize("module", module_names(REPO / "solutions"))
 def test_hint_cells_are_well_formed_and_do_not_hold_the_answer(module):
   """Each hint cell names a task that has a test, has at least two levels, and quotes no line of a solution (the last
   level is close to the method, not the answer). Reads the source notebooks only: no run."""
-  from autograder.core.assemble import read_notebook
-  from autograder.core.cells import BEGIN_SOLUTION, END_SOLUTION, is_answer
-  from autograder.core.hints import hint_task, levels
   nb = read_notebook(notebook_path(REPO / "solutions", module))
   tasks = set(task_titles(nb).values())
   solution_lines, on = set(), False

@@ -4,6 +4,8 @@ import pytest
 from autograder.core.course import REPO, module_names
 from autograder.authoring.mutants import run
 
+pytestmark = pytest.mark.slow          # grades wrong variants of every module
+
 MUTANTS = REPO / "tests" / "mutants"
 MODULES = [m for m in module_names(REPO / "solutions") if (MUTANTS / f"{m}.py").is_file()]
 
