@@ -15,7 +15,7 @@ import ast, re
 from nbformat import NotebookNode
 from autograder.core.cells import TASK, defined_names, grade_id, headings, is_answer, is_test
 from autograder.core.hints import is_hint_cell
-from autograder.core.names import binds, exposed, reads
+from autograder.core.names import binds, exposed
 from autograder.core.transform import hidden_lines, python_source
 from autograder.core.verdict import learner_error
 
@@ -70,10 +70,11 @@ def error_cause(nb:NotebookNode, test_index:int, ename:str, frame_list:list[tupl
 # ---- which other tasks a test uses (static) --------------------------------------------------------------------------
 
 def _statements(source:str) -> list[tuple[set[str], set[str]]]:
-  """(names read, names bound) of each top-level statement of a cell; a definition binds only its own name."""
+  """(names read from before it, names bound) of each top-level statement of a cell; a definition binds only its own
+  name, and a loop's own variable is not read from before it."""
   try: tree = ast.parse(python_source(source))
   except SyntaxError: return []
-  return [(reads(stmt), binds(stmt)) for stmt in tree.body]
+  return [(exposed([stmt]), binds(stmt)) for stmt in tree.body]
 
 def _acts(stmt:ast.stmt) -> bool:
   """Whether a top-level statement does something besides storing names: a call or magic as a statement, or an

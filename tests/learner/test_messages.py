@@ -75,3 +75,17 @@ def test_an_empty_cell_does_not_shift_where_an_error_is_located(course, capsys):
   answer(projects, "ans_square", "def square(x):\n    y = x\n    return x * undefined_name")
   assert main(["check", "01", "--projects", str(projects)]) == 1
   assert "in your code at ans_square, line 3: return x * undefined_name" in capsys.readouterr().out
+
+def test_a_loop_variable_does_not_carry_another_tasks_answer_into_a_test():
+  """Module 11's GuardedJit test said "it uses memory_report (Task 1.2)": a demo cell had looped with `name` over
+  memory_report's rows, and the test's own `for name in ...` rebinds `name` before reading it."""
+  from nbformat.v4 import new_notebook, new_code_cell, new_markdown_cell
+  from autograder.core.cause import task_uses
+  from toy_course import meta
+  nb = new_notebook(cells=[
+    new_markdown_cell("**Task 1.1**"), new_code_cell("def report(x):\n    return [x]", metadata=meta("ans_report", solution=True)),
+    new_code_cell("for name in report(3): print(name)"),                                              # 2 a demo: name comes from report
+    new_markdown_cell("**Task 2.1**"), new_code_cell("def guard(f):\n    return f", metadata=meta("ans_guard", solution=True)),
+    new_code_cell("for name in ['a', 'b']:\n    check(guard(len)(name) == 1, name)", metadata=meta("test_guard", grade=True, points=1)),
+    new_code_cell("check(guard(len)(name) == 1, name)", metadata=meta("test_reads_name", grade=True, points=1))])
+  assert task_uses(nb)[5] == {} and task_uses(nb)[6] == {"Task 1.1": "report"}
