@@ -86,6 +86,6 @@ def test_a_loop_variable_does_not_carry_another_tasks_answer_into_a_test():
     new_markdown_cell("**Task 1.1**"), new_code_cell("def report(x):\n    return [x]", metadata=meta("ans_report", solution=True)),
     new_code_cell("for name in report(3): print(name)"),                                              # 2 a demo: name comes from report
     new_markdown_cell("**Task 2.1**"), new_code_cell("def guard(f):\n    return f", metadata=meta("ans_guard", solution=True)),
-    new_code_cell("for name in ['a', 'b']:\n    check(guard(len)(name) == 1, name)", metadata=meta("test_guard", grade=True, points=1)),
-    new_code_cell("check(guard(len)(name) == 1, name)", metadata=meta("test_reads_name", grade=True, points=1))])
-  assert task_uses(nb)[5] == {} and task_uses(nb)[6] == {"Task 1.1": "report"}
+    new_code_cell("check(guard(len)(name) == 1, name)", metadata=meta("test_reads_name", grade=True, points=1)),   # 5 reads the demo's name
+    new_code_cell("for name in ['a', 'b']:\n    check(guard(len)(name) == 1, name)", metadata=meta("test_guard", grade=True, points=1))])
+  assert task_uses(nb)[5] == {"Task 1.1": "report"} and task_uses(nb)[6] == {}
