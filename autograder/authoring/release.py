@@ -8,7 +8,10 @@ from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
 from autograder.core.cells import BEGIN_HIDDEN, has_solution_region, clear_solutions, grade_id, is_test
 from autograder.core.hints import OPENED_FILE, strip_hints
+from autograder.core.course import notebook_path
 from autograder.core.settings import module_settings, problems as settings_problems
+from autograder.authoring.ship import EXPECTED_FILE, ship
+from autograder.grading.runs import reference
 from autograder.learner.selfcheck import RELEASED, LAST_CHECK
 
 IGNORED = {".ipynb_checkpoints", "__pycache__"}
@@ -25,6 +28,17 @@ def mark_hidden_checks(released:Path, source:Path):
   nbformat.write(nb, str(released))
 
 class BadSettings(ValueError): pass
+
+def cut_oracle(module:str, source_root:Path, released:Path):
+  """The learner's copy without its oracle, and the expected values of its visible checks beside it (authoring/ship.py;
+  the module's reference run, cached, gives them)."""
+  import nbformat
+  source = nbformat.read(str(notebook_path(source_root, module)), as_version=4)
+  nb, text = ship(source, nbformat.read(str(released), as_version=4), reference(module, source_root))
+  nbformat.write(nb, str(released))
+  target = released.parent / EXPECTED_FILE
+  if json.loads(text)["cells"]: target.write_text(text)
+  else: target.unlink(missing_ok=True)
 
 def release_module(module:str, source_root:Path, release_root:Path):
   source = json.loads((Path(source_root) / module / f"{module}.ipynb").read_text())
@@ -48,6 +62,7 @@ def release_module(module:str, source_root:Path, release_root:Path):
   if released.is_file():                                   # the pristine starter, for self-checks (see learner/selfcheck.py)
     strip_hints(released)                                  # hint cells go into the hints file, shown on request
     mark_hidden_checks(released, Path(source_root) / module / f"{module}.ipynb")
+    cut_oracle(module, Path(source_root), released)
     (released.parent / RELEASED).mkdir(exist_ok=True)
     shutil.copyfile(released, released.parent / RELEASED / released.name)
   for path in (Path(release_root) / module).rglob("*"):

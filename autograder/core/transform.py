@@ -36,7 +36,7 @@ def is_oracle_block(node:ast.AST) -> bool:
 def check_name(node:ast.Call) -> str|None:
   return node.func.id if isinstance(node.func, ast.Name) and node.func.id in CHECKS else None
 
-def _expected_slots(name:str) -> list[tuple[int, str]]:
+def expected_slots(name:str) -> list[tuple[int, str]]:
   return [s for s in (EXPECTED_ARG.get(name), SECOND_EXPECTED_ARG.get(name)) if s]
 
 class Sites(ast.NodeTransformer):
@@ -51,7 +51,7 @@ class Sites(ast.NodeTransformer):
     if (name := check_name(node)) is None: return node
     if self.learner:
       none = lambda: ast.Constant(None)
-      for pos, kw in _expected_slots(name):
+      for pos, kw in expected_slots(name):
         if len(node.args) > pos: node.args[pos] = none()
         for k in node.keywords:
           if k.arg == kw: k.value = none()

@@ -1,0 +1,100 @@
+"""What release ships in place of the oracle. The learner's copy of a trusted cell (a test cell, a set-up cell whose
+helpers call checks) shows what each check expects, never how the oracle computes it: every `with oracle():` block is
+cut out, and every expected argument that computes (a call) or reads what an oracle block computed becomes `...`;
+literals, classes and the visible inputs stay as they are. The values those checks expected in the reference run are written beside the notebook
+(kernel.shipped.EXPECTED_FILE), for the visible checks only (a hidden check's input never leaves the grader), keyed by
+the place of each check in the learner's copy; the checks read them there (autograder/kernel/shipped.py). The same
+reference gives the same file, byte for byte."""
+from __future__ import annotations
+import ast, json
+from autograder.core.cells import grade_id, is_answer, is_test
+from autograder.core.names import binds
+from autograder.core.settings import cell_setting
+from autograder.core.transform import check_name, expected_slots, hidden_lines, is_oracle_block, python_source
+from autograder.kernel.shipped import EXPECTED_FILE, cell_hash
+
+def oracle_names(sources:list[str]) -> set[str]:
+  """The names the oracle blocks of these cells bind (their helpers, their expected values)."""
+  out = set()
+  for source in sources:
+    for block in [n for n in ast.walk(ast.parse(python_source(source))) if is_oracle_block(n)]:
+      out |= set().union(*(binds(s) for s in block.body))
+  return out
+
+def _shown(node:ast.AST, hidden:set[str]) -> bool:
+  """An expected argument the learner may see as it is: it calls nothing and reads nothing an oracle block computed
+  (a literal, a class, a visible input such as the shape the test chose)."""
+  return not any(isinstance(n, ast.Call) or (isinstance(n, ast.Name) and n.id in hidden) for n in ast.walk(node))
+
+def _calls(tree:ast.AST, skip:set[int]=frozenset()) -> list[ast.Call]:
+  """The check calls of a tree outside oracle blocks and outside the lines `skip`, in the order of the text."""
+  inside = {id(n) for b in ast.walk(tree) if is_oracle_block(b) for n in ast.walk(b)}
+  calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and check_name(n) and id(n) not in inside and n.lineno not in skip]
+  return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
+
+def _parents(tree:ast.AST) -> dict[int, ast.AST]:
+  return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+def cut(source:str, hidden:set[str]=frozenset()) -> str:
+  """The learner's copy of a trusted cell's (released) source: oracle blocks cut out, expected arguments that call
+  something or read a name of `hidden` (see oracle_names) replaced by `...`. Comments and layout elsewhere stay."""
+  tree = ast.parse(python_source(source))
+  lines = source.splitlines(keepends=True)
+  edits = []                                                         # (line, col, end_line, end_col, text), 1-based lines
+  parents = _parents(tree)
+  for block in [n for n in ast.walk(tree) if is_oracle_block(n)]:
+    parent = parents.get(id(block))
+    body = next((b for b in ("body", "orelse", "finalbody") if block in getattr(parent, b, [])), None)
+    alone = parent is not None and not isinstance(parent, ast.Module) and getattr(parent, body) == [block]
+    if alone: edits.append((block.lineno, block.col_offset, block.end_lineno, block.end_col_offset, "pass"))
+    else: edits.append((block.lineno, 0, block.end_lineno + 1, 0, ""))   # whole lines, the newline included
+  for call in _calls(tree):
+    for pos, kw in expected_slots(check_name(call)):
+      args = [call.args[pos]] if len(call.args) > pos and not isinstance(call.args[pos], ast.Starred) else []
+      args += [k.value for k in call.keywords if k.arg == kw]
+      for a in args:
+        if not _shown(a, hidden): edits.append((a.lineno, a.col_offset, a.end_lineno, a.end_col_offset, "..."))
+  text = "".join(lines)
+  offsets = [0]
+  for line in lines: offsets.append(offsets[-1] + len(line))
+  at = lambda line, col: offsets[line - 1] + len(lines[line - 1].encode()[:col].decode()) if line <= len(lines) else len(text)
+  for line, col, end_line, end_col, new in sorted(edits, reverse=True):
+    text = text[:at(line, col)] + new + text[at(end_line, end_col):]
+  ast.parse(python_source(text))                                     # a cut that does not parse is a bug here
+  return text
+
+def _site_ids(source_nb) -> dict[int, str]:
+  """The cell id the grading transform gives each trusted code cell (by index in the source notebook)."""
+  kept = [i for i, c in enumerate(source_nb.cells) if not cell_setting(c, "skip_grading") or is_answer(c) or is_test(c)]
+  return {i: grade_id(source_nb.cells[i]) or f"cell{n}" for n, i in enumerate(kept)}
+
+def ship(source_nb, released_nb, reference:dict) -> tuple[object, str]:
+  """(the released notebook with its trusted cells cut, the text of EXPECTED_FILE) from the source notebook, the
+  notebook release wrote (hidden tests and solutions cleared) and the module's reference run."""
+  ids = _site_ids(source_nb)
+  hidden = oracle_names([c.source for c in source_nb.cells if c.cell_type == "code" and not is_answer(c)])
+  by_gid = {grade_id(c): i for i, c in enumerate(source_nb.cells) if grade_id(c)}
+  places, cells = {}, {}                                             # trusted site -> released site; cell hash -> id
+  for cell in released_nb.cells:
+    gid = grade_id(cell)
+    if cell.cell_type != "code" or is_answer(cell) or gid not in by_gid: continue
+    src = source_nb.cells[by_gid[gid]]
+    trusted = _calls(ast.parse(python_source(src.source)), skip=hidden_lines(src.source))
+    has_oracle = any(is_oracle_block(n) for n in ast.walk(ast.parse(python_source(cell.source))))
+    if not trusted and not has_oracle: continue
+    cell.source = cut(cell.source, hidden)
+    mine = _calls(ast.parse(python_source(cell.source)))
+    if len(mine) != len(trusted): raise ValueError(f"{gid}: {len(trusted)} visible checks in the source, {len(mine)} in the learner's copy")
+    sid = ids[by_gid[gid]]
+    places.update({f"{sid}:{a.lineno}:{a.col_offset}": f"{gid}:{b.lineno}:{b.col_offset}" for a, b in zip(trusted, mine)})
+    cells[cell_hash(python_source(cell.source))] = gid
+  expected: dict[str, dict[str, list]] = {}
+  for test, outcome in reference["tests"].items():
+    for o in outcome["observations"]:
+      if o.get("hidden") or o["site"] not in places: continue
+      expected.setdefault(test, {}).setdefault(places[o["site"]], []).append(o.get("expected"))
+  text = json.dumps({"version": 1, "cells": dict(sorted(cells.items())), "expected": expected}, sort_keys=True, ensure_ascii=False, indent=None,
+                    separators=(",", ":")) + "\n"
+  return released_nb, text
+
+__all__ = ["EXPECTED_FILE", "cut", "ship"]
