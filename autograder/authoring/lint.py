@@ -8,7 +8,7 @@ and, as notes, the visible checks that observe what a hidden region computed (gr
 from __future__ import annotations
 import ast
 from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer, is_test
-from autograder.core.names import everywhere
+from autograder.core.names import binds, everywhere
 from autograder.core.settings import problems as settings_problems
 from autograder.core.transform import Sites, check_name, fixed_names, hidden_lines, hidden_statements, is_oracle_block, python_source
 from autograder.kernel.checks import CHECKS
@@ -18,10 +18,34 @@ def code_cells(nb) -> list[tuple[str, str, bool]]:
   return [(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)]
 
 def lint_notebook(nb) -> tuple[list[str], list[str]]:
-  """(problems, notes) of a source notebook: its cells' problems (see `lint`) and its settings'; the notes of
-  `observes_hidden`."""
+  """(problems, notes) of a source notebook: its cells' problems (see `lint`), the visible names only its oracle
+  needs, and its settings'; the notes of `observes_hidden`."""
   cells = code_cells(nb)
-  return settings_problems(nb) + lint(cells), observes_hidden(cells)
+  answers = [c.source for c in nb.cells if c.cell_type == "code" and is_answer(c)]
+  return settings_problems(nb) + lint(cells) + oracle_helpers(cells, answers), observes_hidden(cells)
+
+def oracle_helpers(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
+  """Names a trusted cell defines or imports outside `with oracle():` that only oracle code reads (inside oracle blocks
+  or in expected arguments): a twin of an answer, a reference helper, an import only the oracle uses. Release cuts
+  the oracle out of the learner's copy, and such a name would stay behind in plain sight: define it inside the block."""
+  learner = []
+  for cell_id, source, _ in cells:
+    try: learner.append((cell_id, Sites(cell_id, learner=True).visit(ast.parse(python_source(source)))))
+    except SyntaxError: continue
+  full = set()
+  for _, source, _ in cells:
+    try: full |= {n.id for n in ast.walk(ast.parse(python_source(source))) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    except SyntaxError: pass
+  used = {n.id for _, t in learner for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+  for source in answers:
+    try: used |= {n.id for n in ast.walk(ast.parse(python_source(source))) if isinstance(n, ast.Name)}
+    except SyntaxError: pass
+  problems = []
+  for cell_id, tree in learner:
+    defined = set().union(*(binds(s) for s in tree.body if not isinstance(s, ast.Assign))) if tree.body else set()
+    for name in sorted((defined & full) - used - {"*"}):
+      problems.append(f"{cell_id}: `{name}` is only needed by the oracle (inside `with oracle():` or in an expected argument): define it inside `with oracle():`, or the learner's copy shows it")
+  return problems
 
 def lint(cells:list[tuple[str, str, bool]]) -> list[str]:
   """Problems that would break a test in the learner's run, for cells given as (cell_id, source, is_test):

@@ -7,10 +7,12 @@ the place of each check in the learner's copy; the checks read them there (autog
 reference gives the same file, byte for byte."""
 from __future__ import annotations
 import ast, json
+import numpy as np
 from autograder.core.cells import grade_id, is_answer, is_test
 from autograder.core.names import binds
 from autograder.core.settings import cell_setting
 from autograder.core.transform import check_name, expected_slots, hidden_lines, is_oracle_block, python_source
+from autograder.kernel.compare import as_array, is_array
 from autograder.kernel.shipped import EXPECTED_FILE, cell_hash
 
 def oracle_names(sources:list[str]) -> set[str]:
@@ -97,4 +99,16 @@ def ship(source_nb, released_nb, reference:dict) -> tuple[object, str]:
                     separators=(",", ":")) + "\n"
   return released_nb, text
 
-__all__ = ["EXPECTED_FILE", "cut", "ship"]
+def close_values(a, b) -> bool:
+  """Two trees of encoded values are equal, floats within a relative 1e-5 (1e-3 in half precision)."""
+  if is_array(a) and is_array(b):
+    x, y = as_array(a), as_array(b)
+    if x.shape != y.shape or x.dtype != y.dtype: return False
+    if x.dtype.kind != "f": return bool(np.array_equal(x, y))
+    return bool(np.allclose(x, y, rtol=1e-3 if x.dtype.itemsize == 2 else 1e-5, atol=0, equal_nan=True))
+  if isinstance(a, float) and isinstance(b, float): return bool(np.isclose(a, b, rtol=1e-5, atol=0, equal_nan=True))
+  if isinstance(a, dict) and isinstance(b, dict): return a.keys() == b.keys() and all(close_values(a[k], b[k]) for k in a)
+  if isinstance(a, list) and isinstance(b, list): return len(a) == len(b) and all(close_values(x, y) for x, y in zip(a, b))
+  return type(a) is type(b) and a == b
+
+__all__ = ["EXPECTED_FILE", "close_values", "cut", "ship"]
