@@ -11,7 +11,7 @@ from autograder.grading.grade import grade_module
 from autograder.grading.runs import reference
 from autograder.core.cells import grade_id
 from autograder.kernel.compare import strong
-from autograder.authoring.lint import lint
+from autograder.authoring.lint import lint_notebook
 from autograder.authoring.release import differences
 from released import MARKERS, regions, texts
 
@@ -43,9 +43,9 @@ def test_solution_gets_full_marks(module):
 
 @pytest.mark.parametrize("module", MODULES)
 def test_tests_keep_the_oracle_out_of_the_learners_run(module):
-  """`autograder lint`: no name computed by the oracle is needed where grading has cut the oracle out."""
-  nb = read_notebook(notebook_path(SOLUTIONS, module))
-  problems = lint([(grade_id(c) or f"cell {i + 1}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)])
+  """`autograder lint`: no name computed by the oracle is needed where grading has cut the oracle out, no name only the
+  oracle needs stands outside it (the learner's copy would show it), and the settings follow the schema."""
+  problems, _ = lint_notebook(read_notebook(notebook_path(SOLUTIONS, module)))
   assert not problems, "\n".join(problems)
 
 @pytest.mark.slow
@@ -82,6 +82,14 @@ def test_nothing_of_a_solution_or_a_hidden_test_is_released(module):
     assert not MARKERS.search(text), f"{module}/{name} holds a solution or hidden-test marker"
     leaked = [line for line in text.splitlines() if line.strip() in secret]
     assert not leaked, f"{module}/{name} holds solution or hidden-test code: {leaked[:3]}"
+
+@pytest.mark.parametrize("module", MODULES)
+def test_the_learners_copy_shows_no_oracle(module):
+  """Release cuts every `with oracle():` block out of the learner's copy (course/instructors/authoring.md, "What the
+  learner's copy shows"); the pristine copy the self-check builds from is the same."""
+  for path in (notebook_path(PROJECTS, module), PROJECTS / module / ".released" / f"{module}.ipynb"):
+    shown = [f"cell {i}" for i, c in enumerate(read_notebook(path).cells) if c.cell_type == "code" and "oracle(" in c.source]
+    assert not shown, f"{path.relative_to(REPO)}: oracle code in {shown}"
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_module_has_answers_and_tests(module):
