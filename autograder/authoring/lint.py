@@ -22,7 +22,7 @@ def lint_notebook(nb) -> tuple[list[str], list[str]]:
   needs, and its settings'; the notes of `observes_hidden`."""
   cells = code_cells(nb)
   answers = [c.source for c in nb.cells if c.cell_type == "code" and is_answer(c)]
-  return settings_problems(nb) + lint(cells) + oracle_helpers(cells, answers), observes_hidden(cells)
+  return settings_problems(nb) + lint(cells, answers) + oracle_helpers(cells, answers), observes_hidden(cells)
 
 def oracle_helpers(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
   """Names a trusted cell defines or imports outside `with oracle():` that only oracle code reads (inside oracle blocks
@@ -47,10 +47,11 @@ def oracle_helpers(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> l
       problems.append(f"{cell_id}: `{name}` is only needed by the oracle (inside `with oracle():` or in an expected argument): define it inside `with oracle():`, or the learner's copy shows it")
   return problems
 
-def lint(cells:list[tuple[str, str, bool]]) -> list[str]:
+def lint(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
   """Problems that would break a test in the learner's run, for cells given as (cell_id, source, is_test):
   a name computed only inside `with oracle():` and used outside it (other than in a check's expected argument), a
-  check called with *args/**kwargs or used as a value, and a hidden region that starts or ends inside a statement."""
+  check called with *args/**kwargs or used as a value, and a hidden region that starts or ends inside a statement.
+  `answers`: the answer cells' sources (a name they read is not the oracle's alone)."""
   problems, trees = [], []
   for cell_id, source, _ in cells:
     try: trees.append((cell_id, ast.parse(python_source(source)), source))
@@ -66,6 +67,9 @@ def lint(cells:list[tuple[str, str, bool]]) -> list[str]:
   assigned = lambda t: {n.id for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
   learner_trees = [Sites(c, learner=True).visit(ast.parse(ast.unparse(t))) for c, t, _ in trees]
   expected_only = set().union(*(loaded(t) for _, t, _ in trees)) - set().union(*(loaded(t) for t in learner_trees))
+  for source in answers:
+    try: expected_only -= loaded(ast.parse(python_source(source)))
+    except SyntaxError: pass
   for (cell_id, _, _), t in zip(trees, learner_trees):
     for name in sorted(expected_only & assigned(t)):
       problems.append(f"{cell_id}: `{name}` is only used as an expected value but computed outside `with oracle():`: move its computation into the oracle block, or the learner's run computes it too")

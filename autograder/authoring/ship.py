@@ -65,6 +65,12 @@ def cut(source:str, hidden:set[str]=frozenset()) -> str:
   ast.parse(python_source(text))                                     # a cut that does not parse is a bug here
   return text
 
+def _cut(call:ast.Call) -> bool:
+  """Whether release replaced an expected argument of this check call by `...`."""
+  slots = expected_slots(check_name(call))
+  args = [call.args[p] for p, _ in slots if len(call.args) > p] + [k.value for k in call.keywords if k.arg in {kw for _, kw in slots}]
+  return any(isinstance(a, ast.Constant) and a.value is ... for a in args)
+
 def _site_ids(source_nb) -> dict[int, str]:
   """The cell id the grading transform gives each trusted code cell (by index in the source notebook)."""
   kept = [i for i, c in enumerate(source_nb.cells) if not cell_setting(c, "skip_grading") or is_answer(c) or is_test(c)]
@@ -76,7 +82,7 @@ def ship(source_nb, released_nb, reference:dict) -> tuple[object, str]:
   ids = _site_ids(source_nb)
   hidden = oracle_names([c.source for c in source_nb.cells if c.cell_type == "code" and not is_answer(c)])
   by_gid = {grade_id(c): i for i, c in enumerate(source_nb.cells) if grade_id(c)}
-  places, cells = {}, {}                                             # trusted site -> released site; cell hash -> id
+  places, cells, cut_here = {}, {}, []                               # trusted site -> released site; cell hash -> id
   for cell in released_nb.cells:
     gid = grade_id(cell)
     if cell.cell_type != "code" or is_answer(cell) or gid not in by_gid: continue
@@ -89,12 +95,17 @@ def ship(source_nb, released_nb, reference:dict) -> tuple[object, str]:
     if len(mine) != len(trusted): raise ValueError(f"{gid}: {len(trusted)} visible checks in the source, {len(mine)} in the learner's copy")
     sid = ids[by_gid[gid]]
     places.update({f"{sid}:{a.lineno}:{a.col_offset}": f"{gid}:{b.lineno}:{b.col_offset}" for a, b in zip(trusted, mine)})
+    if is_test(cell): cut_here += [f"{gid}:{b.lineno}:{b.col_offset}" for b in mine if _cut(b)]
     cells[cell_hash(python_source(cell.source))] = gid
   expected: dict[str, dict[str, list]] = {}
   for test, outcome in reference["tests"].items():
     for o in outcome["observations"]:
       if o.get("hidden") or o["site"] not in places: continue
       expected.setdefault(test, {}).setdefault(places[o["site"]], []).append(o.get("expected"))
+  shipped = {site for values in expected.values() for site in values}
+  if (missing := [s for s in cut_here if s not in shipped]):
+    raise ValueError(f"checks whose expected value is cut from the learner's copy but not shipped (they observe what a hidden "
+                     f"region computed, or never ran in the reference): {', '.join(missing)}; move them into the hidden region")
   text = json.dumps({"version": 1, "cells": dict(sorted(cells.items())), "expected": expected}, sort_keys=True, ensure_ascii=False, indent=None,
                     separators=(",", ":")) + "\n"
   return released_nb, text
