@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 from pathlib import Path
+import os
 import pytest
 from autograder.core.course import REPO
 
@@ -31,6 +32,13 @@ PROPERTIES = {
 PORT_ATTRIBUTES = {"label": str, "protocol": str, "onAutoForward": str, "requireLocalPort": bool, "elevateIfNeeded": bool}
 ON_AUTO_FORWARD = {"notify", "openBrowser", "openBrowserOnce", "openPreview", "silent", "ignore"}
 HOST = {"cpus": int, "memory": str, "storage": str, "gpu": (bool, str, dict)}
+
+def make_n(target:str, folder:Path) -> list[str]:
+  """The commands `make TARGET` would run in `folder` (not run), whatever make this test itself runs under."""
+  env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
+  done = subprocess.run(["make", "-n", "--no-print-directory", target], cwd=folder, capture_output=True, text=True, env=env)
+  assert done.returncode == 0, done.stderr
+  return done.stdout.strip().splitlines()
 
 def jsonc(text:str):
   """JSON with comments (// and /* */, outside strings) and trailing commas, as devcontainer.json allows."""
@@ -61,8 +69,7 @@ def test_the_dev_container_is_valid_and_in_step_with_the_setup(where):
     assert isinstance(value, HOST[key]) and (key == "cpus" or re.fullmatch(r"\d+([tgmk]b)?", value)), key
   # the set-up: the same as `make`, whose `setup` target runs scripts/setup.sh
   assert conf["postCreateCommand"] == "make setup"
-  recipe = subprocess.run(["make", "-n", "setup"], cwd=makefile.parent, capture_output=True, text=True).stdout
-  assert recipe.strip() == "bash scripts/setup.sh", recipe
+  assert make_n("setup", makefile.parent) == ["bash scripts/setup.sh"]
   # the image's Python: one that setup.sh accepts (3.11 or newer)
   tag = re.fullmatch(r"mcr\.microsoft\.com/devcontainers/python:(?:\d+-)?(\d+)\.(\d+)-[a-z]+", conf["image"])
   assert tag, conf["image"]
@@ -70,7 +77,7 @@ def test_the_dev_container_is_valid_and_in_step_with_the_setup(where):
   assert (int(tag[1]), int(tag[2])) >= (int(need[1]), int(need[2])) >= (3, 11)
   assert tuple(map(int, re.search(r'requires-python = ">=(\d+)\.(\d+)"', (REPO / "pyproject.toml").read_text()).groups())) <= (int(tag[1]), int(tag[2]))
   # JupyterLab: `make lab` opens projects/ at a port the container forwards
-  lab = subprocess.run(["make", "-n", "lab"], cwd=makefile.parent, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+  lab = make_n("lab", makefile.parent)[-1]
   port = re.fullmatch(r"\.venv/bin/jupyter lab projects --port=(\d+)", lab.strip())
   assert port, lab
   assert conf["forwardPorts"] == [int(port[1])] and set(conf["portsAttributes"]) == {port[1]}
