@@ -93,8 +93,14 @@ def environment(venv:Path) -> dict[str, str]:
 
 # ---- one module's reference, inside the canary's environment ------------------------------------------------------------
 
+SITE = []          # the canary environment's site-packages folder, left out of messages (its paths say nothing)
+
+def site_of(prefix:str|Path) -> list[str]:
+  return [str(p) + "/" for p in Path(prefix).glob("lib/python3*/site-packages")]
+
 def first_line(text:str, limit:int=200) -> str:
   line = next((l.strip() for l in str(text).splitlines() if l.strip()), "")
+  for site in SITE: line = line.replace(site, "")
   return line if len(line) <= limit else line[:limit - 3] + "..."
 
 def verdict(outcome:dict, setup_errors:list[dict]) -> tuple[str, str, str]:
@@ -137,6 +143,7 @@ def reference_checks(module:str, source_root:Path) -> dict:
 def main(argv:list[str]|None=None):
   """`python -m autograder.authoring.canary MODULE SOURCE OUT.json`, run by the canary in its own environment."""
   module, source, out = (argv or sys.argv[1:])[:3]
+  SITE[:] = site_of(sys.prefix)
   result = reference_checks(module, Path(source))
   result["tinygrad"] = importlib.metadata.version(PACKAGE_NAME)
   Path(out).write_text(json.dumps(result))
@@ -166,6 +173,18 @@ def _course_docs():
   spec.loader.exec_module(mod)
   return mod
 
+def output_difference(stated:str, printed:str) -> str:
+  """The first line where a block's output differs from the one its page states (a stated line with `...` matches
+  anything, as in the docs tests)."""
+  norm = lambda text: [l.rstrip() for l in re.sub(r"\x1b\[[0-9;]*m", "", text).strip("\n").splitlines()]
+  want, got = norm(stated), norm(printed)
+  for i, w in enumerate(want):
+    g = got[i] if i < len(got) else None
+    if "..." in w: continue
+    if g != w:
+      return first_line(f"prints otherwise than the page states, line {i + 1}: {g if g is not None else '(nothing)'} (stated: {w})", 300)
+  return first_line(f"prints otherwise than the page states, where it states `...` ({len(got)} line(s) printed, {len(want)} stated)", 300)
+
 def run_pages(python:str, pages_root:Path, env:dict, log=print) -> list[dict]:
   """Every code block of the pages under `pages_root`, run with the canary's Python: one row per page."""
   docs = _course_docs()
@@ -183,8 +202,7 @@ def run_pages(python:str, pages_root:Path, env:dict, log=print) -> list[dict]:
         for b, r in docs.run_page(page, Path(tmp), python=python, root=root, env={k: env[k] for k in ("CACHEDB",)}):
           if r["error"]: rows.append({"where": f"{root.name}/{page}:{b.line}", "status": "fails", "why": first_line(r["error"].strip().splitlines()[-1])})
           elif b.output is not None and not docs.output_matches(b.output, r["stdout"]):
-            rows.append({"where": f"{root.name}/{page}:{b.line}", "status": "fails",
-                         "why": f"prints otherwise than the page states: {first_line(r['stdout']) or '(nothing)'} (stated: {first_line(b.output)})"})
+            rows.append({"where": f"{root.name}/{page}:{b.line}", "status": "fails", "why": output_difference(b.output, r["stdout"])})
           else: rows.append({"where": f"{root.name}/{page}:{b.line}", "status": "passes", "why": ""})
     for b in blocks:
       if b.lang != "python": continue
@@ -208,6 +226,7 @@ def canary(version:str, source:Path, modules:list[str], pages_root:Path|None, ve
   t0 = time.monotonic()
   venv = Path(venv) if venv else default_venv(version)
   python = build(venv, version, overlay, log)
+  SITE[:] = site_of(venv)
   built = time.monotonic() - t0
   env = environment(venv)
   got = subprocess.run([python, "-c", f"import importlib.metadata as m; print(m.version({PACKAGE_NAME!r}))"], capture_output=True, text=True, env=env)

@@ -97,7 +97,7 @@ def test_the_canary_reports_what_a_release_breaks(tmp_path):
   blocks = report["pages"][0]["blocks"]
   assert [b["status"] for b in blocks] == ["passes", "fails", "fails", "skipped"] and blocks[0]["where"] == "pages/page.md:4"
   assert blocks[1]["why"].startswith("ImportError: cannot import name 'Tensor'")
-  assert blocks[2]["why"] == "prints otherwise than the page states: 0.99.0 (stated: 0.14.0)"
+  assert blocks[2]["why"] == "prints otherwise than the page states, line 1: 0.99.0 (stated: 0.14.0)"
   text = (out / "canary.md").read_text()
   assert text.startswith(f"# Canary: tinygrad {FAKE} (the course pins {before})") and "2 of 3 still pass (5 of 6 points)" in text
   assert "| 01_toy | 2 | 0 | 1 | 0 | 0 | 5/6 | `Toy module 1` `test_tiny`: `ImportError: cannot import name 'Tensor' from 'tinygrad'" in text
@@ -105,6 +105,10 @@ def test_the_canary_reports_what_a_release_breaks(tmp_path):
   assert importlib.metadata.version("tinygrad") == before and not list(Path(sys.prefix).glob(f"lib/*/site-packages/tinygrad-{FAKE}*"))   # .venv untouched
   again = cli("canary", "--tinygrad", FAKE, "--out", out, "--source", source, "--pages", "none", "--overlay", "--venv", venv, env=env)
   assert "reusing the environment" in again.stderr and again.returncode == 1
+
+def test_a_changed_output_is_told_by_its_first_differing_line():
+  assert canary.output_difference("a\nb 12\nc", "a\nb 19\nc") == "prints otherwise than the page states, line 2: b 19 (stated: b 12)"
+  assert canary.output_difference("a ...\nb", "a 7") == "prints otherwise than the page states, line 2: (nothing) (stated: b)"
 
 def test_the_canary_refuses_the_environment_it_runs_in(tmp_path):
   with pytest.raises(canary.CanaryError, match="one of its own"): canary.build(Path(sys.prefix), "0.14.0")
