@@ -75,7 +75,8 @@ def compare(old_dir:Path, new_dir:Path, keep=lambda learner: True) -> dict:
   after = {r["learner"] for r in new_rows}
   both = sorted(before & after)
   modules = sorted({r["module"] for r in new_rows if r["module"]})
-  mine = lambda r: r["learner"] in both and (r["module"] in modules or not r["module"])
+  broken = {r["learner"]: r for rows in (old_rows, new_rows) for r in rows if r["status"] == "grader_error" and r["learner"] in both}
+  mine = lambda r: r["learner"] in both and r["learner"] not in broken and (r["module"] in modules or not r["module"])
   old_t = {(r["learner"], r["module"], r["test"]): r for r in old_tasks if mine(r)}
   new_t = {(r["learner"], r["module"], r["test"]): r for r in new_tasks if mine(r)}
   submission = {}
@@ -105,11 +106,18 @@ def compare(old_dir:Path, new_dir:Path, keep=lambda learner: True) -> dict:
     if o and n and o["status"] != n["status"]: why.append(f"the module's status changed ({o['status']} → {n['status']})")
     rows.append(_row(key[0], key[1], "", "", o, n, (n or o)["max_score"], submission.get(key[0], ""), "; ".join(why) or UNKNOWN))
   total = lambda rs, name: sum(r["score"] for r in rs if r["learner"] == name and r["module"] in modules)
+  for name in sorted(broken):                      # a grading that did not finish, before or now: one row, no test compared
+    o = next((r for r in old_rows if r["learner"] == name and r["status"] == "grader_error"), None)
+    n = next((r for r in new_rows if r["learner"] == name and r["status"] == "grader_error"), None)
+    if o and n: continue
+    rows.append(_row(name, "", "", "", {"status": "grader_error" if o else "graded", "score": total(old_rows, name)},
+                     {"status": "grader_error" if n else "graded", "score": total(new_rows, name)}, 0.0, submission.get(name, ""),
+                     "the grading did not finish " + ("before" if o else "now") + " (see the flags of gradebook.csv)"))
   return {"format": 1, "fingerprints": old_fp is not None, "modules": modules, "learners": both,
           "only_before": sorted(before - after), "only_after": sorted(after - before),
           "totals": {name: [round(total(old_rows, name), 4), round(total(new_rows, name), 4)] for name in both},
-          "max_total": round(sum(r["max_score"] for r in new_rows if r["module"] in modules and both and r["learner"] == both[0]), 4),
-          "rows": rows}
+          "max_total": max((round(sum(r["max_score"] for r in new_rows if r["learner"] == name and r["module"] in modules), 4) for name in both), default=0.0),
+          "rows": sorted(rows, key=lambda r: (r["learner"], r["module"], r["test"]))}
 
 def _row(learner, module, test, task, o, n, max_points, learner_reason:str, test_reason:str) -> dict:
   old_points, new_points = (o["score"] if o else 0.0), (n["score"] if n else 0.0)

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 import pytest
 from autograder.classroom import changes, fingerprints
+from autograder.classroom.gradebook import rebuild
 from autograder.classroom.shard import shard_of
 from classes import cli, files, learner
 from toy_course import answer, write_toy_course
@@ -111,3 +112,26 @@ def test_fingerprints_keep_hashes_and_counts_never_hidden_text(term):
   assert bad.returncode == 2 and "no gradebook.csv" in bad.stderr and "Traceback" not in bad.stderr
   onto = cli("regrade", "before", "submissions", "--out", "before", *opts, cwd=root)
   assert onto.returncode == 2 and "must not be the earlier one" in onto.stderr
+
+def _folder(root:Path, reports:dict) -> Path:
+  for name, report in reports.items():
+    (root / "feedback" / name).mkdir(parents=True)
+    (root / "feedback" / name / "report.json").write_text(json.dumps(report))
+  rebuild(root)
+  return root
+
+def _report(score:float) -> dict:
+  test = {"id": "test_a", "task": "Task 1.1", "status": "passed" if score == 2 else "failed", "score": score, "max_score": 2, "message": ""}
+  return {"score": score, "max_score": 2, "modules": [{"module": "01_x", "status": "graded", "message": "", "flags": [], "score": score,
+                                                          "max_score": 2, "seconds": 1, "tests": [test]}]}
+
+def test_a_grading_that_did_not_finish_is_one_row_with_its_reason(tmp_path):
+  broken = {"score": 0, "max_score": 0, "modules": [], "error": "grading cyd did not finish (exit code -9)"}
+  old = _folder(tmp_path / "old", {"ada": _report(2), "cyd": _report(2), "dee": _report(0)})
+  new = _folder(tmp_path / "new", {"ada": _report(2), "cyd": broken, "dee": _report(2), "eve": _report(2)})
+  found = changes.compare(old, new)
+  assert [(r["learner"], r["test"], r["old_status"], r["new_status"], r["change"]) for r in found["rows"]] == \
+         [("cyd", "", "graded", "grader_error", -2.0), ("dee", "test_a", "failed", "passed", 2.0)]
+  assert found["rows"][0]["reason"] == "the grading did not finish now (see the flags of gradebook.csv)"
+  assert found["rows"][1]["reason"] == "unknown" and found["only_after"] == ["eve"] and found["max_total"] == 2
+  assert "new since the earlier grading (not compared): `eve`" in changes.summary(found)
