@@ -2,7 +2,8 @@
 process of its own (one learner's crash, timeout or garbage cannot touch another's result), with a progress bar and
 an ETA. Writes a gradebook (CSV and JSON, see autograder/classroom/gradebook.py) and each learner's report and feedback. A
 learner whose submission has not changed since it was graded is not graded again: an interrupted run resumes where
-it stopped. With a shard K/N, only the learners of that shard (autograder/classroom/shard.py); `autograder merge` joins them."""
+it stopped. With a shard K/N, only the learners of that shard (autograder/classroom/shard.py); `autograder merge` joins them.
+It also writes what the class was graded against (fingerprints.json: hashes and counts, autograder/classroom/fingerprints.py)."""
 from __future__ import annotations
 import csv, hashlib, json, os, signal, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -11,6 +12,7 @@ from autograder.grading import feedback
 from autograder.core.course import module_names
 from autograder.core.report import md
 from autograder.grading.runs import module_key, reference
+from autograder.classroom import fingerprints
 from autograder.classroom.gradebook import GradebookError, rebuild
 from autograder.classroom.late import Policy
 from autograder.classroom.roster import FETCHED
@@ -69,9 +71,10 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
   if not everyone and not reference_only: raise GradebookError(f"{submissions}: no learner folder in it (an empty class)")
   mine = [l for l in everyone if shard is None or shard_of(l.name, shard[1]) == shard[0]]
   wanted = modules or module_names(source)
-  for m in tqdm(wanted, desc="reference runs", unit="module", file=sys.stderr, disable=None): reference(m, source)
+  refs = {m: reference(m, source) for m in tqdm(wanted, desc="reference runs", unit="module", file=sys.stderr, disable=None)}
   if reference_only: return {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0, "unused_overrides": []}
   out.mkdir(parents=True, exist_ok=True)
+  fingerprints.write(out, fingerprints.fingerprints(source, refs))        # what this grading was against, for a regrade's reasons
   source_key = "".join(module_key(source / m) for m in wanted)
   fetched = _fetched(submissions)
   todo, skipped = [], 0

@@ -106,8 +106,8 @@ def rebuild(out:Path, learners:list[str]|None=None, policy:Policy=Policy(), over
   write_csv(Path(out) / "tasks.csv", TASK_COLUMNS, tasks)
   return {"learners": len(names), "rows": len(rows), "unused_overrides": [o["line"] for o in overrides if o["line"] not in used]}
 
-def read(out:Path) -> tuple[list[dict], list[dict]]:
-  """(gradebook rows, task rows) of a grading folder, numbers as floats."""
+def read(out:Path, allow_empty:bool=False) -> tuple[list[dict], list[dict]]:
+  """(gradebook rows, task rows) of a grading folder, numbers as floats (an empty gradebook is an error unless `allow_empty`)."""
   out = Path(out)
   if not out.is_dir(): raise GradebookError(f"{out}: no such folder")
   if not (out / "gradebook.csv").is_file(): raise GradebookError(f"{out}: no gradebook.csv there (run grade-all or merge first)")
@@ -119,5 +119,5 @@ def read(out:Path) -> tuple[list[dict], list[dict]]:
         if k in r: r[k] = float(r[k] or 0)
     return rows
   rows = load("gradebook.csv")
-  if not rows: raise GradebookError(f"{out}: the gradebook is empty (no learner was graded)")
+  if not rows and not allow_empty: raise GradebookError(f"{out}: the gradebook is empty (no learner was graded)")
   return rows, load("tasks.csv")

@@ -65,6 +65,7 @@ def test_the_export_holds_no_solution_and_no_hidden_test(exported):
   assert {"projects", "course", "autograder", "README.md", "Makefile", ".github"} <= names
   assert not {"solutions", "tests", ".git", "roster.example.csv"} & names
   assert "make lab" in (exported / "README.md").read_text() and "make check" in (exported / "README.md").read_text()
+  assert (exported / ".devcontainer/devcontainer.json").read_bytes() == (REPO / "autograder/authoring/learner_repo/devcontainer.json").read_bytes()
 
 @pytest.mark.slow
 def test_the_export_holds_no_data_a_module_hides(exported):
@@ -114,6 +115,8 @@ EXERCISED = {  # each command a workflow runs, and the test that runs it
   '.venv/bin/autograder stats gradebook --summary "$GITHUB_STEP_SUMMARY"': "classroom/test_gradebook.py::test_item_analysis",
   '.venv/bin/autograder export-grades gradebook --format canvas --roster "$ROSTER"': "classroom/test_gradebook.py::test_grades_for_the_lms",
   '.venv/bin/autograder similarity submissions --out gradebook/similarity': "classroom/test_similarity.py::test_similarity_finds_the_planted_pair",
+  '.venv/bin/autograder regrade previous submissions --out gradebook --shard "$SHARD" --jobs 2 --require-sandbox': "classroom/test_regrade.py::test_a_sharded_regrade_merges_into_the_unsharded_one",
+  '.venv/bin/autograder canary --tinygrad latest --out canary --summary "$GITHUB_STEP_SUMMARY"': "authoring/test_canary.py::test_the_canary_reports_what_a_release_breaks",
 }
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
