@@ -20,6 +20,10 @@ def policy_and_overrides(args):
 def report_overrides(unused:list[int], path):
   if unused: print(f"note: {len(unused)} override(s) of {path} matched no learner, module or test here (lines {', '.join(map(str, unused))})")
 
+def report_errors(errors:list[str]):
+  if errors: print(f"autograder: grader errors for {len(errors)} learner(s): {', '.join(errors[:20])}{' ...' if len(errors) > 20 else ''} "
+                   "(their rows say grader_error; see gradebook.csv)", file=sys.stderr)
+
 def cmd_merge(args) -> int:
   from autograder.classroom.merge import merge
   try:
@@ -31,6 +35,7 @@ def cmd_merge(args) -> int:
     with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
   report_overrides(done["unused_overrides"], args.overrides)
   print(f"merged {done['learners']} learner(s) from {done['shards']} shard(s) into {Path(args.out) / 'gradebook.csv'}; late policy: {policy.describe()}")
+  report_errors(done["errors"])
   return 0
 
 def cmd_stats(args) -> int:
@@ -47,9 +52,11 @@ def cmd_stats(args) -> int:
 
 def cmd_export_grades(args) -> int:
   from autograder.classroom.lms import export
-  try: path = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
+  try: path, problems = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
   except ValueError as e: return fail(e)
-  print(f"wrote {path} ({args.format})")
+  for line in problems: print(f"autograder: {line}", file=sys.stderr)
+  left = sum(1 for line in problems if ": note: " not in line)
+  print(f"wrote {path} ({args.format})" + (f"; {left} learner(s) left out (see above)" if left else ""))
   return 0
 
 def cmd_similarity(args) -> int:
@@ -59,8 +66,10 @@ def cmd_similarity(args) -> int:
     modules = resolve(args.modules, module_names(source)) if args.modules else module_names(source)
     rows = similarity(Path(args.submissions), Path(args.out), source, Path(args.starter), modules)
   except (ValueError, UnknownModule) as e: return fail(e)
-  top = rows[0] if rows else None
-  print(f"{len(rows)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+  pairs = [r for r in rows if r["learner_b"]]
+  top, bad = (pairs[0] if pairs else None), sorted({r["learner_a"] for r in rows if not r["learner_b"]})
+  print(f"{len(pairs)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+        + (f"not compared (see similarity.md): {', '.join(bad)}; " if bad else "")
         + f"see {Path(args.out) / 'similarity.md'} and similarity.html (flags only: scores are unchanged)")
   return 0
 
@@ -90,7 +99,8 @@ def cmd_grade_all(args) -> int:
   print((f"shard {args.shard}: {done['learners']} learner(s); " if shard else "") +
         f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
         f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
-  return 0
+  report_errors(done["errors"])
+  return 1 if done["errors"] else 0
 
 def cmd_fetch(args) -> int:
   from autograder.classroom.late import load

@@ -4,7 +4,7 @@ For each module: the reference run (the trusted solution, oracle included, in a 
 hash of the module's files, the grader and the library versions, in a folder no kernel can see), then the learner's
 run (their answers with the trusted cells, oracle cut out, in the sandbox), then the verdict in this process."""
 from __future__ import annotations
-import time
+import sys, time, traceback
 from pathlib import Path
 from autograder.core.assemble import Unreadable, answer_files, assemble, parse_notebook, read_notebook, read_submission
 from autograder.core.cause import explain
@@ -71,9 +71,26 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
           "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
           "seconds": round(time.monotonic() - start, 2), "tests": tests}
 
+GRADER_ERROR = "grader_error"
+
+def failed_module(module:str, source_root:Path, error:Exception, seconds:float=0.0) -> dict:
+  """A module whose grading raised in the grader (a bug of ours, or input we did not foresee): its tests, unscored,
+  with a message that names the exception's type only (its text may quote what the learner's files hold)."""
+  message = f"the grader failed on this module ({type(error).__name__}); the other modules were graded: tell your instructor"
+  try: tests = _unexecuted(read_notebook(notebook_path(source_root, module)), message)
+  except Exception: tests = []
+  return {"module": module, "status": GRADER_ERROR, "message": message, "sandbox": "", "flags": [], "score": 0.0,
+          "max_score": sum(t["max_score"] for t in tests), "seconds": round(seconds, 2), "tests": tests}
+
 def grade(modules:list[str], source_root:Path, submission_root:Path, on_module=None, on_cell=None) -> dict:
+  """Every module's part of the report. A module whose grading raises becomes a `grader_error` row of that module (the
+  traceback goes to stderr, for the instructor): no module can cost another its grade."""
   results = []
   for module in modules:
-    results.append(grade_module(module, source_root, submission_root, on_cell))
+    start = time.monotonic()
+    try: results.append(grade_module(module, source_root, submission_root, on_cell))
+    except Exception as e:
+      traceback.print_exc(file=sys.stderr)
+      results.append(failed_module(module, source_root, e, time.monotonic() - start))
     if on_module: on_module(results[-1])
   return {"score": sum(m["score"] for m in results), "max_score": sum(m["max_score"] for m in results), "modules": results}
