@@ -59,7 +59,8 @@ def malformed(nb:NotebookNode) -> str|None:
   or report can carry). Every reader of metadata also takes such values without raising (cells.nbgrader_meta,
   settings.cell_setting); refusing the notebook here says why, once, instead of grading it half-read."""
   if not isinstance(nb.get("metadata", {}), dict): return "the notebook's metadata is not a table"
-  for n, cell in enumerate(nb.cells, 1):
+  for n, cell in enumerate(nb.get("cells", []), 1):
+    if not isinstance(cell, dict): return f"cell {n} is not a table"
     meta = cell.get("metadata", {})
     if not isinstance(meta, dict): return f"cell {n}: its metadata is {_kind(meta)}, not a table"
     for key in ("nbgrader", "autograder"):
@@ -79,6 +80,9 @@ def _kind(value) -> str:
 def parse_notebook(text:bytes|str) -> NotebookNode:
   """A notebook from its text, or Unreadable with a one-line reason (bad JSON, not a notebook, malformed metadata,
   text that cannot be encoded: see `malformed`)."""
+  try: raw = json.loads(text)
+  except (ValueError, RecursionError) as e: raise Unreadable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]) from None
+  if isinstance(raw, dict) and isinstance(raw.get("cells"), list) and (why := malformed(raw)) is not None: raise Unreadable(why[:200])
   try:
     nb = nbformat.reads(text.decode() if isinstance(text, bytes) else text, as_version=4)
     if not isinstance(nb.get("cells"), list): raise ValueError("no list of cells")

@@ -62,7 +62,8 @@ def learner_line(nb:NotebookNode, run:Run, test_index:int, workdir:Path) -> str|
     elif (m := FILE_FRAME.search(frame)):
       path = Path(m[1]).expanduser()
       if path.is_file() and workdir.resolve() in path.resolve().parents:
-        lines, n = path.read_text().splitlines(), int(m[2])
+        try: lines, n = path.read_text(errors="replace").splitlines(), int(m[2])
+        except (OSError, ValueError): continue
         found = f"{path.name}, line {n}: {lines[n-1].strip()}" if 0 < n <= len(lines) else f"{path.name}, line {n}"
   return found
 
@@ -203,9 +204,18 @@ def self_check(path:Path, log=print, task:str|None=None) -> dict:
 # ---- the last results, for `autograder progress` ----------------------------------------------------------------------
 
 def load_last(folder:Path) -> dict|None:
+  """The last results kept in a module folder, read as untrusted data (the file is the learner's): entries that are
+  not tables are dropped and every field takes its type (a status and a message are text, points are numbers);
+  None when there is no readable file."""
   try: data = json.loads((Path(folder) / LAST_CHECK).read_text())
-  except (OSError, ValueError): return None
-  return data if isinstance(data, dict) and isinstance(data.get("tests"), dict) else None
+  except (OSError, ValueError, RecursionError): return None
+  if not isinstance(data, dict) or not isinstance(data.get("tests"), dict): return None
+  text = lambda v: v if isinstance(v, str) else ""
+  number = lambda v: float(v) if type(v) in (int, float) and v == v and abs(v) < 1e12 else 0.0
+  tests = {str(k): {"task": text(t.get("task")), "status": text(t.get("status")) or "?", "score": number(t.get("score")),
+                    "max_score": number(t.get("max_score")), "message": text(t.get("message")), "hidden_checks": t.get("hidden_checks") is True,
+                    "when": text(t.get("when"))} for k, t in data["tests"].items() if isinstance(t, dict)}
+  return {"version": data.get("version"), "module": text(data.get("module")), "when": text(data.get("when")), "tests": tests}
 
 def save_last(folder:Path, report:dict):
   """Keep each test's last result (a check of one task updates that task's tests only)."""
