@@ -1,4 +1,4 @@
-"""The instructor's class commands: grade-all, fetch, merge, stats, export-grades, similarity. Every problem an
+"""The instructor's class commands: grade-all, fetch, snapshot, merge, stats, export-grades, similarity. Every problem an
 instructor can fix (a missing folder, an empty class, a malformed roster, policy or overrides file) is one line on
 stderr and exit code 2, never a traceback."""
 from __future__ import annotations
@@ -105,10 +105,18 @@ def cmd_grade_all(args) -> int:
 def cmd_fetch(args) -> int:
   from autograder.classroom.late import load
   from autograder.classroom.roster import fetch
-  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days)
+  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days,
+                   snapshots=Path(args.snapshots) if args.snapshots else None)
   except ValueError as e: print(f"autograder: {e}", file=sys.stderr); return 2
   bad = [k for k, v in got.items() if v.startswith("not fetched")]
   print(f"fetched {len(got) - len(bad)} of {len(got)} learner(s) into {args.submissions}/" + (f"; not fetched: {', '.join(bad)}" if bad else ""))
+  return 0
+
+def cmd_snapshot(args) -> int:
+  from autograder.classroom.roster import snapshot
+  try: path = snapshot(Path(args.roster), Path(args.snapshots))
+  except ValueError as e: return fail(e)
+  print(f"wrote {path}")
   return 0
 
 def add_commands(sub, root):
@@ -129,7 +137,12 @@ def add_commands(sub, root):
   fe = sub.add_parser("fetch", help="check out each learner of a roster at their last commit before the deadline")
   fe.add_argument("roster", help="CSV: learner, repository, ref, deadline (and optional columns: see autograder/classroom/roster.py)"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
   fe.add_argument("--policy", default="grading.toml", help="the late policy: commits up to its window_days after the due time are fetched")
+  fe.add_argument("--snapshots", metavar="DIR", help="grade what the server had by each due time, from `autograder snapshot` files (default: by committer dates)")
   fe.set_defaults(fn=cmd_fetch)
+  sn = sub.add_parser("snapshot", help="record the commit each learner's ref points to on their server now (run it at the deadline and at the end of the late window)")
+  sn.add_argument("roster", help="CSV: learner, repository, ref, deadline (see autograder/classroom/roster.py)")
+  sn.add_argument("snapshots", help="folder of snapshot files (a new snapshot-<time>.csv is added)")
+  sn.set_defaults(fn=cmd_snapshot)
   me = sub.add_parser("merge", help="join the gradebooks of shards (grade-all --shard K/N) into one")
   me.add_argument("dirs", nargs="+", metavar="DIR", help="the shards' output folders")
   me.add_argument("--out", required=True, help="the merged grading folder")
