@@ -12,7 +12,7 @@ from autograder.core.cells import grade_id, hint, is_answer, is_test, points, ta
 from autograder.core.course import notebook_path
 from autograder.core.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
 from autograder.core.settings import module_settings
-from autograder.core.transform import hidden_text, notebook_sites
+from autograder.core.transform import hidden_text, notebook_sites, visible_strings
 from autograder.core.verdict import Redactor, judge
 from autograder.grading.flags import flags
 from autograder.grading.runs import reference, run_module
@@ -51,8 +51,9 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
     known = notebook_sites(source)
+    shown = visible_strings(source) | {str(o.get("name")) for t in ref["tests"].values() for o in t.get("observations", []) if not o.get("hidden")}
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
-                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known)
+                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known, shown)
              for c in source.cells if is_test(c)]
     explain(tests, {k: v.get("cause", "") for k, v in got.items()}, source)     # causes, told as the self-check does
     for t in tests: t["message"] = redact(t["message"])
