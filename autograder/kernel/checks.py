@@ -168,11 +168,12 @@ def _realize_all(value:Any):
   if tensors: Tensor.realize(*tensors)
 
 @contextlib.contextmanager
-def _dispatch():
+def kernel_dispatch():
   """Counts the kernels tinygrad runs while the block is open, from inside tinygrad's dispatch: for each call its
   runner makes (`tinygrad.engine.realize.track_stats`), what that call adds to GlobalCounters.kernel_count, and the
   kernel's name (`r_16_4`, `E_256`, `copy`). Code that changes the counter itself (`GlobalCounters.kernel_count += 2` in
-  an answer) changes nothing here: a counter the learner's code can write is never what a kernel check reads."""
+  an answer) changes nothing here: a counter the learner's code can write is never what a kernel check reads. Yields
+  {"count", "names"}, updated as kernels run (a test can read it while the answer runs, e.g. from a scripted clock)."""
   import tinygrad.engine.realize as realize
   from tinygrad import GlobalCounters
   from tinygrad.helpers import ansistrip
@@ -194,16 +195,16 @@ def _dispatch():
 
 def kernels_during(fn:Callable) -> tuple[Any, int, list[str]]:
   """Call `fn()` and return (its result, not realized here; the kernels tinygrad ran during the call; their names in
-  the order they ran). Counted inside tinygrad's dispatch, not read from GlobalCounters (see _dispatch)."""
-  with _dispatch() as seen: result = fn()
+  the order they ran). Counted inside tinygrad's dispatch, not read from GlobalCounters (see kernel_dispatch)."""
+  with kernel_dispatch() as seen: result = fn()
   return result, seen["count"], list(seen["names"])
 
 def kernels_run(fn:Callable) -> tuple[Any, int]:
   """Call `fn()`, realize the tensor(s) it returns, and return (result, kernels tinygrad ran meanwhile), counted inside
-  tinygrad's dispatch (see _dispatch). Realize the inputs before calling this: their kernels would be counted too."""
+  tinygrad's dispatch (see kernel_dispatch). Realize the inputs before calling this: their kernels would be counted too."""
   from tinygrad import GlobalCounters
   GlobalCounters.reset()
-  with _dispatch() as seen:
+  with kernel_dispatch() as seen:
     result = fn()
     _realize_all(result)
   return result, seen["count"]
@@ -315,5 +316,5 @@ def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], flo
 
 __all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "answer_source", "check", "check_close", "check_equal", "check_same",
            "check_range", "check_set", "check_agreement", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
-           "kernels_run", "kernels_during", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
+           "kernels_run", "kernels_during", "kernel_dispatch", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
            "median_time", "to_numpy"]
