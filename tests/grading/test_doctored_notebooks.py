@@ -94,10 +94,10 @@ def test_a_failing_answer_reports_the_check_message_not_the_test(tmp_path, cours
   edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
   modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"))
   test = next(t for t in modules["01_toy"]["tests"] if t["id"] == "test_double")
-  assert test["status"] == "failed" and test["message"] == "double(21): got 23"      # a hidden check: the expected value is not shown
+  assert test["status"] == "failed" and test["message"] == "a hidden check: got 23"  # hidden: no expected value, and no label that names its input
   printed = capsys.readouterr()
   everything = printed.out + printed.err + json.dumps(report) + (tmp_path / "r.md").read_text()
-  for secret in ("HIDDEN", "check_equal(double(21)", "Traceback", "square(-7)"):
+  for secret in ("HIDDEN", "check_equal(double(21)", "double(21)", "Traceback", "square(-7)"):
     assert secret not in everything
 
 def test_unknown_module_is_a_usage_error(tmp_path, course):
