@@ -1,6 +1,6 @@
-"""The instructor's class commands: grade-all, regrade, fetch, merge, stats, export-grades, similarity. Every problem an
-instructor can fix (a missing folder, an empty class, a malformed roster, policy or overrides file) is one line on
-stderr and exit code 2, never a traceback."""
+"""The instructor's class commands: grade-all, regrade, fetch, snapshot, merge, stats, export-grades, similarity. Every
+problem an instructor can fix (a missing folder, an empty class, a malformed roster, policy or overrides file) is one
+line on stderr and exit code 2, never a traceback."""
 from __future__ import annotations
 import os, sys
 from pathlib import Path
@@ -20,6 +20,10 @@ def policy_and_overrides(args):
 def report_overrides(unused:list[int], path):
   if unused: print(f"note: {len(unused)} override(s) of {path} matched no learner, module or test here (lines {', '.join(map(str, unused))})")
 
+def report_errors(errors:list[str]):
+  if errors: print(f"autograder: grader errors for {len(errors)} learner(s): {', '.join(errors[:20])}{' ...' if len(errors) > 20 else ''} "
+                   "(their rows say grader_error; see gradebook.csv)", file=sys.stderr)
+
 def cmd_merge(args) -> int:
   from autograder.classroom.merge import merge
   try:
@@ -34,6 +38,7 @@ def cmd_merge(args) -> int:
   report_overrides(done["unused_overrides"], args.overrides)
   print(f"merged {done['learners']} learner(s) from {done['shards']} shard(s) into {Path(args.out) / 'gradebook.csv'}; late policy: {policy.describe()}"
         + (f"; what the regrade changed: {Path(args.out) / 'changes.md'}" if done["changes"] else ""))
+  report_errors(done["errors"])
   return 0
 
 def cmd_stats(args) -> int:
@@ -50,9 +55,11 @@ def cmd_stats(args) -> int:
 
 def cmd_export_grades(args) -> int:
   from autograder.classroom.lms import export
-  try: path = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
+  try: path, problems = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
   except ValueError as e: return fail(e)
-  print(f"wrote {path} ({args.format})")
+  for line in problems: print(f"autograder: {line}", file=sys.stderr)
+  left = sum(1 for line in problems if ": note: " not in line)
+  print(f"wrote {path} ({args.format})" + (f"; {left} learner(s) left out (see above)" if left else ""))
   return 0
 
 def cmd_similarity(args) -> int:
@@ -62,8 +69,10 @@ def cmd_similarity(args) -> int:
     modules = resolve(args.modules, module_names(source)) if args.modules else module_names(source)
     rows = similarity(Path(args.submissions), Path(args.out), source, Path(args.starter), modules)
   except (ValueError, UnknownModule) as e: return fail(e)
-  top = rows[0] if rows else None
-  print(f"{len(rows)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+  pairs = [r for r in rows if r["learner_b"]]
+  top, bad = (pairs[0] if pairs else None), sorted({r["learner_a"] for r in rows if not r["learner_b"]})
+  print(f"{len(pairs)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+        + (f"not compared (see similarity.md): {', '.join(bad)}; " if bad else "")
         + f"see {Path(args.out) / 'similarity.md'} and similarity.html (flags only: scores are unchanged)")
   return 0
 
@@ -93,7 +102,8 @@ def cmd_grade_all(args) -> int:
   print((f"shard {args.shard}: {done['learners']} learner(s); " if shard else "") +
         f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
         f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
-  return 0
+  report_errors(done["errors"])
+  return 1 if done["errors"] else 0
 
 def cmd_regrade(args) -> int:
   from autograder.classroom.regrade import regrade
@@ -125,7 +135,8 @@ def cmd_regrade(args) -> int:
 def cmd_fetch(args) -> int:
   from autograder.classroom.late import load
   from autograder.classroom.roster import fetch
-  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days)
+  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days,
+                   snapshots=Path(args.snapshots) if args.snapshots else None)
   except ValueError as e: print(f"autograder: {e}", file=sys.stderr); return 2
   bad = [k for k, v in got.items() if v.startswith("not fetched")]
   print(f"fetched {len(got) - len(bad)} of {len(got)} learner(s) into {args.submissions}/" + (f"; not fetched: {', '.join(bad)}" if bad else ""))
@@ -141,6 +152,13 @@ def grading_options(p, root):
   p.add_argument("--shard", metavar="K/N", help="grade only shard K of N (learners assigned by a hash of their name); `autograder merge` joins the shards")
   p.add_argument("--policy", default="grading.toml", help="the late policy ([late] of this file; default: grading.toml if it exists)")
   p.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides, applied after grading (default: overrides.csv if it exists)")
+
+def cmd_snapshot(args) -> int:
+  from autograder.classroom.roster import snapshot
+  try: path = snapshot(Path(args.roster), Path(args.snapshots))
+  except ValueError as e: return fail(e)
+  print(f"wrote {path}")
+  return 0
 
 def add_commands(sub, root):
   """Register the class commands on the `autograder` parser's subparsers; `root(name)` finds solutions/ or projects/."""
@@ -159,7 +177,12 @@ def add_commands(sub, root):
   fe = sub.add_parser("fetch", help="check out each learner of a roster at their last commit before the deadline")
   fe.add_argument("roster", help="CSV: learner, repository, ref, deadline (and optional columns: see autograder/classroom/roster.py)"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
   fe.add_argument("--policy", default="grading.toml", help="the late policy: commits up to its window_days after the due time are fetched")
+  fe.add_argument("--snapshots", metavar="DIR", help="grade what the server had by each due time, from `autograder snapshot` files (default: by committer dates)")
   fe.set_defaults(fn=cmd_fetch)
+  sn = sub.add_parser("snapshot", help="record the commit each learner's ref points to on their server now (run it at the deadline and at the end of the late window)")
+  sn.add_argument("roster", help="CSV: learner, repository, ref, deadline (see autograder/classroom/roster.py)")
+  sn.add_argument("snapshots", help="folder of snapshot files (a new snapshot-<time>.csv is added)")
+  sn.set_defaults(fn=cmd_snapshot)
   me = sub.add_parser("merge", help="join the gradebooks of shards (grade-all --shard K/N) into one")
   me.add_argument("dirs", nargs="+", metavar="DIR", help="the shards' output folders")
   me.add_argument("--out", required=True, help="the merged grading folder")
