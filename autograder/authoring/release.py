@@ -36,7 +36,7 @@ def cut_oracle(module:str, source_root:Path, released:Path):
   the module's reference run, cached, gives them)."""
   import nbformat
   source = nbformat.read(str(notebook_path(source_root, module)), as_version=4)
-  nb, text = ship(source, nbformat.read(str(released), as_version=4), reference(module, source_root))
+  nb, text = ship(source, nbformat.read(str(released), as_version=4), reference(module, source_root, visible=True))
   nbformat.write(nb, str(released))
   target = released.parent / EXPECTED_FILE
   if json.loads(text)["cells"]: target.write_text(text)

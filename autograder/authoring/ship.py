@@ -2,17 +2,18 @@
 helpers call checks) shows what each check expects, never how the oracle computes it: every `with oracle():` block is
 cut out, and every expected argument that computes (a call) or reads what an oracle block computed becomes `...`;
 literals, classes and the visible inputs stay as they are. The values those checks expected in the reference run are written beside the notebook
-(kernel.shipped.EXPECTED_FILE), for the visible checks only (a hidden check's input never leaves the grader), keyed by
-the place of each check in the learner's copy; the checks read them there (autograder/kernel/shipped.py). The same
-reference gives the same file, byte for byte."""
+(kernel.shipped.EXPECTED_FILE), keyed by the place of each check in the learner's copy; the checks read them there
+(autograder/kernel/shipped.py). The values come from a run of the learner's copy itself with the solution's answers and
+the oracle (every hidden region removed), so a hidden input never reaches them. The same run gives the same file,
+byte for byte."""
 from __future__ import annotations
 import ast, json
 import numpy as np
-from autograder.core.cells import grade_id, is_answer, is_test
+from autograder.core.cells import grade_id, is_answer, is_test, without_hidden
 from autograder.core.names import binds
 from autograder.core.settings import cell_setting
-from autograder.core.transform import check_name, expected_slots, hidden_lines, is_oracle_block, python_source
-from autograder.kernel.compare import as_array, is_array
+from autograder.core.transform import check_name, expected_slots, is_oracle_block, python_source
+from autograder.kernel.compare import as_array, is_array, prefix
 from autograder.kernel.shipped import EXPECTED_FILE, cell_hash
 
 def oracle_names(sources:list[str]) -> set[str]:
@@ -23,10 +24,17 @@ def oracle_names(sources:list[str]) -> set[str]:
       out |= set().union(*(binds(s) for s in block.body))
   return out
 
+MAX_SHIPPED_ELEMENTS = 4096      # a larger expected array ships its shape and first rows: the self-check compares those
+
+BUILTIN_CALLS = {"list", "tuple", "dict", "set", "frozenset", "range", "sorted", "len", "int", "float", "str", "bool", "bytes",
+                 "abs", "min", "max", "sum", "round", "zip", "enumerate", "reversed"}
+
 def _shown(node:ast.AST, hidden:set[str]) -> bool:
-  """An expected argument the learner may see as it is: it calls nothing and reads nothing an oracle block computed
-  (a literal, a class, a visible input such as the shape the test chose)."""
-  return not any(isinstance(n, ast.Call) or (isinstance(n, ast.Name) and n.id in hidden) for n in ast.walk(node))
+  """An expected argument the learner may see as it is: it reads nothing an oracle block computed and calls nothing but
+  Python's builtins (a literal, a class, `list(range(8))`, a visible input such as the shape the test chose)."""
+  calls_ok = all(isinstance(n.func, ast.Name) and n.func.id in BUILTIN_CALLS for n in ast.walk(node) if isinstance(n, ast.Call))
+  return calls_ok and not any(isinstance(n, ast.Name) and n.id in hidden and not isinstance(getattr(n, "ctx", None), ast.Store)
+                              for n in ast.walk(node) if not (isinstance(n, ast.Name) and n.id in BUILTIN_CALLS))
 
 def _calls(tree:ast.AST, skip:set[int]=frozenset()) -> list[ast.Call]:
   """The check calls of a tree outside oracle blocks and outside the lines `skip`, in the order of the text."""
@@ -76,9 +84,10 @@ def _site_ids(source_nb) -> dict[int, str]:
   kept = [i for i, c in enumerate(source_nb.cells) if not cell_setting(c, "skip_grading") or is_answer(c) or is_test(c)]
   return {i: grade_id(source_nb.cells[i]) or f"cell{n}" for n, i in enumerate(kept)}
 
-def ship(source_nb, released_nb, reference:dict) -> tuple[object, str]:
+def ship(source_nb, released_nb, visible:dict) -> tuple[object, str]:
   """(the released notebook with its trusted cells cut, the text of EXPECTED_FILE) from the source notebook, the
-  notebook release wrote (hidden tests and solutions cleared) and the module's reference run."""
+  notebook release wrote (hidden tests and solutions cleared) and the module's visible reference run (the solution
+  with every hidden region removed: grading.runs.reference(visible=True))."""
   ids = _site_ids(source_nb)
   hidden = oracle_names([c.source for c in source_nb.cells if c.cell_type == "code" and not is_answer(c)])
   by_gid = {grade_id(c): i for i, c in enumerate(source_nb.cells) if grade_id(c)}
@@ -87,7 +96,7 @@ def ship(source_nb, released_nb, reference:dict) -> tuple[object, str]:
     gid = grade_id(cell)
     if cell.cell_type != "code" or is_answer(cell) or gid not in by_gid: continue
     src = source_nb.cells[by_gid[gid]]
-    trusted = _calls(ast.parse(python_source(src.source)), skip=hidden_lines(src.source))
+    trusted = _calls(ast.parse(python_source(without_hidden(src.source))))
     has_oracle = any(is_oracle_block(n) for n in ast.walk(ast.parse(python_source(cell.source))))
     if not trusted and not has_oracle: continue
     cell.source = cut(cell.source, hidden)
@@ -98,14 +107,14 @@ def ship(source_nb, released_nb, reference:dict) -> tuple[object, str]:
     if is_test(cell): cut_here += [f"{gid}:{b.lineno}:{b.col_offset}" for b in mine if _cut(b)]
     cells[cell_hash(python_source(cell.source))] = gid
   expected: dict[str, dict[str, list]] = {}
-  for test, outcome in reference["tests"].items():
+  for test, outcome in visible["tests"].items():
     for o in outcome["observations"]:
-      if o.get("hidden") or o["site"] not in places: continue
-      expected.setdefault(test, {}).setdefault(places[o["site"]], []).append(o.get("expected"))
+      if o["site"] not in places: continue
+      expected.setdefault(test, {}).setdefault(places[o["site"]], []).append(prefix(o.get("expected"), MAX_SHIPPED_ELEMENTS))
   shipped = {site for values in expected.values() for site in values}
   if (missing := [s for s in cut_here if s not in shipped]):
-    raise ValueError(f"checks whose expected value is cut from the learner's copy but not shipped (they observe what a hidden "
-                     f"region computed, or never ran in the reference): {', '.join(missing)}; move them into the hidden region")
+    raise ValueError(f"checks whose expected value is cut from the learner's copy but not shipped (they did not run in the "
+                     f"solution's visible part): {', '.join(missing)}")
   text = json.dumps({"version": 1, "cells": dict(sorted(cells.items())), "expected": expected}, sort_keys=True, ensure_ascii=False, indent=None,
                     separators=(",", ":")) + "\n"
   return released_nb, text

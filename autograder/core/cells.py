@@ -55,6 +55,15 @@ def clear_solutions(text:str) -> str:
   ClearSolutions(begin_solution_delimeter=BEGIN_SOLUTION, end_solution_delimeter=END_SOLUTION)._replace_solution_region(cell, "python")
   return cell.source
 
+def without_hidden(text:str) -> str:
+  """A test cell's source without its hidden-test regions (markers included), as nbgrader releases it."""
+  out, on = [], False
+  for line in text.splitlines(keepends=True):
+    if BEGIN_HIDDEN in line: on = True
+    elif END_HIDDEN in line: on = False
+    elif not on: out.append(line)
+  return "".join(out)
+
 TASK = re.compile(r"\bTask\s+(\d+(?:\.\d+)*)")
 
 def headings(markdown:str) -> list[str]:

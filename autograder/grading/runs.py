@@ -9,7 +9,7 @@ from nbformat.v4 import new_code_cell
 from autograder.core import sandbox
 from autograder.core.assemble import assemble, prepare_workdir, read_notebook, remove_tree
 from autograder.core.cause import run_cause
-from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test
+from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test, without_hidden
 from autograder.core.course import DATA, PACKAGE, notebook_path
 from autograder.core.execute import limits, run_notebook, run_parent
 from autograder.core.limits import Limits
@@ -116,17 +116,22 @@ def module_key(source_dir:Path) -> str:
   h.update(f"{sys.version}|{platform.machine()}|{os.environ.get('DEV', 'CPU')}".encode())
   return h.hexdigest()[:20]
 
-def reference(module:str, source_root:Path, on_cell=None) -> dict:
-  """The reference run's outcome per test cell, computed once per version of the module and cached."""
+def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) -> dict:
+  """The reference run's outcome per test cell, computed once per version of the module and cached. `visible`: the run
+  of the learner's copy instead (the solution with every hidden-test region removed, the oracle kept): the values
+  release ships for the visible checks (authoring/ship.py), computed where no hidden input exists."""
   folder = cache_root() / "reference"
   folder.mkdir(parents=True, exist_ok=True)
-  path = folder / f"{module}-{module_key(Path(source_root) / module)}.json"
+  path = folder / f"{module}-{module_key(Path(source_root) / module)}{'-visible' if visible else ''}.json"
   with open(path.with_suffix(".lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
     if path.is_file():
       try: return json.loads(path.read_text())
       except ValueError: pass
     source = read_notebook(notebook_path(source_root, module))
+    if visible:
+      for cell in source.cells:
+        if is_test(cell): cell.source = without_hidden(cell.source)
     start = time.monotonic()
     tests, status, message, _ = run_module(assemble(source, source), module, source_root, None, learner=False, on_cell=on_cell,
                                            seed_db=path.with_suffix(".db"))

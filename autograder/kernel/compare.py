@@ -271,9 +271,30 @@ def _got_class(got:Any, actual:Any, reveal:bool) -> str:
 
 def _a(name:str) -> str: return name if name == OWN_CLASS or name.startswith("a value") else f"a {name}"
 
+def prefix(e:Any, limit:int) -> Any:
+  """A large encoded array as its shape, dtype and first rows (at most `limit` elements, at least one row), for a file a
+  learner's copy carries; anything else as it is."""
+  if not is_array(e) or math.prod(e["__array__"]["shape"]) <= limit: return e
+  a = decode_array(e)
+  rows = max(1, limit // max(1, math.prod(a.shape[1:]))) if a.ndim else 1
+  return {"__prefix__": {"shape": list(a.shape), "dtype": e["__array__"]["dtype"], "rows": _array(a[:rows], e["__array__"]["dtype"])}}
+
+def _prefix_of(actual:Any, expected:dict) -> tuple[Any, Any, str|None]:
+  """(actual cut to the rows the expected prefix holds, those rows, or a message when shape or dtype differ)."""
+  want = expected["__prefix__"]
+  a = as_array(actual)
+  if a is None: return actual, want["rows"], f"expected an array of shape {tuple(want['shape'])}, got {show(actual)}"
+  if list(a.shape) != want["shape"]: return actual, want["rows"], f"expected shape {tuple(want['shape'])}, got {tuple(a.shape)}"
+  rows = want["rows"]["__array__"]["shape"][0] if want["rows"]["__array__"]["shape"] else 1
+  return _array(a[:rows], _dtype_of(actual)), want["rows"], None
+
 def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool=True) -> str|None:
-  """The message of a failed check, or None when `actual` passes. Both values are encoded data."""
+  """The message of a failed check, or None when `actual` passes. Both values are encoded data. An expected value
+  shipped as a prefix (see `prefix`: a learner's copy of a large array) compares the shape and those rows."""
   opts = opts or {}
+  if isinstance(expected, dict) and "__prefix__" in expected:
+    actual, expected, problem = _prefix_of(actual, expected)
+    if problem: return problem
   if kind == "close": return _close(actual, expected, opts, reveal)
   if kind == "equal": return first_difference(actual, expected, reveal=reveal)
   if kind == "true":
