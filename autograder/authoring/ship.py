@@ -42,6 +42,12 @@ def _calls(tree:ast.AST, skip:set[int]=frozenset()) -> list[ast.Call]:
   calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and check_name(n) and id(n) not in inside and n.lineno not in skip]
   return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
 
+def _machine_dependent(tree:ast.AST) -> set[int]:
+  """ids of the check calls inside `with machine_dependent(...):` blocks (compared only when graded: nothing ships)."""
+  blocks = [n for n in ast.walk(tree) if isinstance(n, ast.With) and any(isinstance(i.context_expr, ast.Call) and
+            isinstance(i.context_expr.func, ast.Name) and i.context_expr.func.id == "machine_dependent" for i in n.items)]
+  return {id(n) for b in blocks for n in ast.walk(b) if isinstance(n, ast.Call)}
+
 def _parents(tree:ast.AST) -> dict[int, ast.AST]:
   return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
 
@@ -98,13 +104,16 @@ def ship(source_nb, released_nb, visible:dict) -> tuple[object, str]:
     src = source_nb.cells[by_gid[gid]]
     trusted = _calls(ast.parse(python_source(without_hidden(src.source))))
     has_oracle = any(is_oracle_block(n) for n in ast.walk(ast.parse(python_source(cell.source))))
-    if not trusted and not has_oracle: continue
+    if not trusted and not has_oracle:
+      if is_test(cell): cells[cell_hash(python_source(cell.source))] = gid      # a test that calls checks through a helper
+      continue
     cell.source = cut(cell.source, hidden)
-    mine = _calls(ast.parse(python_source(cell.source)))
+    tree = ast.parse(python_source(cell.source))
+    mine, local = _calls(tree), _machine_dependent(tree)
     if len(mine) != len(trusted): raise ValueError(f"{gid}: {len(trusted)} visible checks in the source, {len(mine)} in the learner's copy")
     sid = ids[by_gid[gid]]
-    places.update({f"{sid}:{a.lineno}:{a.col_offset}": f"{gid}:{b.lineno}:{b.col_offset}" for a, b in zip(trusted, mine)})
-    if is_test(cell): cut_here += [f"{gid}:{b.lineno}:{b.col_offset}" for b in mine if _cut(b)]
+    places.update({f"{sid}:{a.lineno}:{a.col_offset}": f"{gid}:{b.lineno}:{b.col_offset}" for a, b in zip(trusted, mine) if id(b) not in local})
+    if is_test(cell): cut_here += [f"{gid}:{b.lineno}:{b.col_offset}" for b in mine if _cut(b) and id(b) not in local]
     cells[cell_hash(python_source(cell.source))] = gid
   expected: dict[str, dict[str, list]] = {}
   for test, outcome in visible["tests"].items():

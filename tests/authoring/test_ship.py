@@ -15,12 +15,13 @@ from toy_course import answer, notebook, write_toy_course
 TEST = ("x = 5\nwith oracle():                 # the oracle: twice x\n    want = x + x\n"
         "check_equal(double(x), want, name='double(5)')\ncheck_equal(double(2), 4, name='double(2)')\n"
         "for n in [3, 7]:\n    with oracle():\n        w = n * 2\n    check_equal(double(n), w, name=f'double({n})')\n"
+        "with machine_dependent('a value of this machine'):\n    with oracle():\n        m = x * 2\n    check_equal(double(x), m, name='machine')\n"
         "### BEGIN HIDDEN TESTS\nwith oracle():\n    secret = 4242\ncheck_equal(double(2121), secret, name='double(2121)')\n### END HIDDEN TESTS")
 
 @pytest.fixture
 def course(tmp_path):
   source = write_toy_course(tmp_path, modules=("01_toy",))
-  answer(source, "setup", "from autograder import check_equal, check, oracle")
+  answer(source, "setup", "from autograder import check_equal, check, oracle, machine_dependent")
   answer(source, "test_double", TEST)
   projects = tmp_path / "projects"
   assert main(["release", "--source", str(source), "--target", str(projects)]) == 0
@@ -37,7 +38,8 @@ def test_the_learners_copy_shows_what_and_ships_the_values(course):
   shipped = (projects / "01_toy" / EXPECTED_FILE).read_text()
   values = json.loads(shipped)["expected"]["test_double"]
   assert sorted(values.values()) == [[4], [6, 14], [10]] and "4242" not in shipped       # every visible check, no hidden one
-  assert (projects / "01_toy" / ".released" / "01_toy.ipynb").read_text().count("...,") == 2
+  assert "check_equal(double(x), ..., name='machine')" in cell                            # compared when graded only: nothing ships
+  assert (projects / "01_toy" / ".released" / "01_toy.ipynb").read_text().count("...,") == 3
   again = projects.parent / "again"
   assert main(["release", "--source", str(source), "--target", str(again)]) == 0
   assert (again / "01_toy" / EXPECTED_FILE).read_text() == shipped                        # the same reference, the same bytes
@@ -51,7 +53,7 @@ def test_self_check_and_a_cell_run_by_hand_compare_with_the_shipped_values(cours
   answer(projects, "ans_double", "def double(x):\n    return 2 * x")
   main(["check", "01", "--projects", str(projects)])
   assert "passed          test_double" in capsys.readouterr().out
-  answer(projects, "ans_double", "def double(x):\n    return x * x")
+  answer(projects, "ans_double", "def double(x):\n    return x * x")          # (x * x: the machine-dependent check does not compare)
   nb = nbformat.read(str(notebook(projects)), as_version=4)                               # as JupyterLab runs it: no grader
   run = run_notebook(nb, projects / "01_toy", 30, 60)
   test = next(c for c in nb.cells if grade_id(c) == "test_double")
