@@ -7,9 +7,10 @@ Every margin is told as the share of the allowance the reference used (`used`; t
 at most POLICY):
   close   the largest |actual - expected| / (atol + rtol * |expected|) over the elements
   agree   the reference's share of disagreeing elements / the share the check allows (1 - at_least)
-  range   a band (two bounds within a factor 10, or around 0): 1 - (distance to the nearer bound) / (half the width);
-          otherwise lower bound / value and value / upper bound, the larger: the value would have to move by a
-          factor 1/used to cross a bound (timings and speed-ups, spread over orders of magnitude)
+  range   a band (two nonzero bounds within a factor 10, or around 0): 1 - (distance to the nearer bound) / (half the
+          width); otherwise lower bound / value and value / upper bound, the larger: the value would have to move by
+          a factor 1/used to cross a bound (timings and speed-ups, spread over orders of magnitude); a bound of 0 is a
+          sign, no tolerance
 A check with no room by its nature is `exact`, not thin: no tolerance (rtol = atol = 0, at_least = 1), an integer on
 an integer bound, a value equal to its bound (arithmetic that gives the bound exactly), a sign (a bound of 0 that a
 magnitude meets). What remains thin by design (a goal the task sets, a bound that the arithmetic guarantees) is
@@ -42,14 +43,13 @@ def _range(actual, expected) -> float|None:
   v = plain_value(actual)
   low, high = plain_value(expected) if isinstance(plain_value(expected), (list, tuple)) else (None, None)
   finite = lambda b: isinstance(b, (int, float)) and not isinstance(b, bool) and math.isfinite(b)
-  if not finite(v): return None
-  bounds = [b for b in (low, high) if finite(b)]
-  if not bounds or any(v == b for b in bounds): return None                           # no bound, or exactly on it
-  if all(isinstance(x, int) for x in [v] + bounds): return None                      # counts: exact
-  if finite(low) and finite(high) and not (low > 0 and high >= 10 * low):          # a band: a tolerance around a value
-    return 1 - min(v - low, high - v) / ((high - low) / 2)
-  shares = ([abs(low / v)] if finite(low) and low != 0 else []) + ([abs(v / high)] if finite(high) and high != 0 else [])
-  return max(shares) if shares else None                                             # (a lone bound of 0 is a sign)
+  low, high = (low if finite(low) else None), (high if finite(high) else None)
+  if not finite(v) or (low is None and high is None) or v in (low, high): return None   # no bound, or exactly on it
+  if all(isinstance(x, int) for x in (v, low, high) if x is not None): return None      # counts: exact
+  if low is not None and high is not None and low != 0 != high and not (0 < low and 10 * low <= high):
+    return 1 - min(v - low, high - v) / ((high - low) / 2)                              # a band: a tolerance around a value
+  shares = ([abs(low / v)] if low else []) + ([abs(v / high)] if high else [])         # a bound of 0 is a sign
+  return max(shares) if shares else None
 
 def used(observation:dict) -> float|None:
   """The share of its allowance the observation used; None where the check has no tolerance or is exact."""
