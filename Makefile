@@ -1,6 +1,8 @@
 # The two commands: `make grade` (set up, then grade projects/ against the hidden tests) and `make test`.
 VENV := .venv/bin
 export DEV ?= CPU
+# JupyterLab's port: the dev container (.devcontainer/devcontainer.json) forwards this one
+LAB_PORT ?= 8888
 
 .PHONY: setup grade test test-fast lab docs release report doctor
 setup:
@@ -17,7 +19,7 @@ test-fast: setup
 	$(VENV)/python -m pytest -n 2 --durations=5 -m "not slow" tests $(ARGS)
 
 lab: setup
-	$(VENV)/jupyter lab projects
+	$(VENV)/jupyter lab projects --port=$(LAB_PORT)
 
 docs: setup
 	$(VENV)/mkdocs build --strict

@@ -1,4 +1,4 @@
-"""The author's commands: `autograder release`, `lint`, `mutants`, `margins`, `export-student` and `doctor`."""
+"""The author's commands: `autograder release`, `lint`, `mutants`, `margins`, `export-student`, `doctor` and `canary`."""
 from __future__ import annotations
 import sys
 from pathlib import Path
@@ -79,6 +79,27 @@ def cmd_doctor(args) -> int:
   from autograder.authoring.doctor import doctor
   return 0 if doctor() else 1
 
+def cmd_canary(args) -> int:
+  from autograder.authoring import canary
+  source = Path(args.source)
+  try:
+    modules = resolve(args.modules, module_names(source)) if args.modules is not None else module_names(source)
+    version = canary.latest() if args.tinygrad == "latest" else args.tinygrad
+    if args.tinygrad == "latest": print(f"canary: the newest tinygrad release is {version}", file=sys.stderr)
+    pages = None if args.pages == "none" else Path(args.pages)
+    report = canary.canary(version, source, modules, pages, Path(args.venv) if args.venv else None, args.overlay, args.timeout,
+                           log=lambda line: print(line, file=sys.stderr, flush=True))
+  except canary.CanaryError as e:
+    print(f"autograder: canary: {e}", file=sys.stderr); return 2
+  out = Path(args.out or f"canary-{version}")
+  canary.write(report, out)
+  if args.summary:
+    with open(args.summary, "a") as f: f.write(canary.markdown(report))
+  t = canary.totals(report)
+  print(f"tinygrad {version}: {t['passes']} of {t['tests']} tests pass ({t['points_passing']:g} of {t['points']:g} points), "
+        f"{t['blocks_passing']} of {t['blocks']} course blocks; {report['seconds']['total']:.0f} s; report: {out / 'canary.md'}, canary.json")
+  return 0 if t["passes"] == t["tests"] and not t["blocks_failing"] else 1
+
 def add_commands(sub, root):
   """Register the author's commands on the `autograder` parser's subparsers; `root(name)` finds solutions/ or projects/."""
   r = sub.add_parser("release", help="write projects/ from solutions/ (nbgrader generate_assignment)")
@@ -109,3 +130,13 @@ def add_commands(sub, root):
   ex.add_argument("dest"); ex.set_defaults(fn=cmd_export)
   d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
   d.set_defaults(fn=cmd_doctor)
+  ca = sub.add_parser("canary", help="another tinygrad release in an environment of its own: every reference against its checks, every course block")
+  ca.add_argument("--tinygrad", required=True, metavar="VERSION", help="a release on the package index (e.g. 0.13.0), or `latest` (asked of pip)")
+  ca.add_argument("--venv", help="the environment to build or reuse (default: canary-VERSION in the grader's cache); never .venv")
+  ca.add_argument("--overlay", action="store_true", help="install only tinygrad there and read every other pinned package from this environment (fast)")
+  ca.add_argument("--out", help="where canary.md and canary.json go (default: canary-VERSION)")
+  ca.add_argument("--summary", help="also append the Markdown report here, e.g. $GITHUB_STEP_SUMMARY")
+  ca.add_argument("--source", default=root("solutions")); ca.add_argument("--modules", nargs="*", help="module numbers or folder names (default: all)")
+  ca.add_argument("--pages", default=str(REPO / "course"), help="the course pages whose code blocks run (default: course/; `none`: no page)")
+  ca.add_argument("--timeout", type=float, default=1800, help="seconds for one module's reference run")
+  ca.set_defaults(fn=cmd_canary)

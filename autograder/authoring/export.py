@@ -1,8 +1,8 @@
 """`autograder export-student DIR`: the learner-facing repository. The starters, the course text, the data, the
-`autograder` package (self-check; nothing secret lives in it) and the set-up, with a learner README, Makefile and CI
-workflow; no solutions, no hidden tests, no mutants, no reference observations, no solution checkpoints, no data that a
-module hides from learners (MNIST's test labels). It refuses
-to finish if anything of a solution or a hidden test got in."""
+`autograder` package (self-check; nothing secret lives in it) and the set-up, with a learner README, Makefile, CI
+workflow and dev container (.devcontainer/devcontainer.json: a Codespace or VS Code opens set up, with JupyterLab);
+no solutions, no hidden tests, no mutants, no reference observations, no solution checkpoints, no data that a module
+hides from learners (MNIST's test labels). It refuses to finish if anything of a solution or a hidden test got in."""
 from __future__ import annotations
 import re, shutil
 from pathlib import Path
@@ -13,7 +13,7 @@ from autograder.core.settings import module_settings
 COPIED = ["projects", "course", "autograder", "scripts", "data", "pyproject.toml", "mkdocs.yml"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info")
 MARKERS = re.compile(r"(BEGIN|END) (SOLUTION|HIDDEN TESTS)")
-LEARNER = Path(__file__).parent / "learner_repo"          # the learner repository's own README, Makefile and CI workflow
+LEARNER = Path(__file__).parent / "learner_repo"          # the learner repository's own README, Makefile, CI workflow and dev container
 GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n/site/\ncheck.json\ncheck.md\n.last_check.json\n"
 
 class LeakFound(Exception): pass
@@ -64,6 +64,8 @@ def export_student(dest:Path, repo:Path=REPO) -> list[str]:
   shutil.copyfile(LEARNER / "Makefile", dest / "Makefile")
   (dest / ".github" / "workflows").mkdir(parents=True)
   shutil.copyfile(LEARNER / "workflows" / "check.yml", dest / ".github" / "workflows" / "check.yml")
+  (dest / ".devcontainer").mkdir()
+  shutil.copyfile(LEARNER / "devcontainer.json", dest / ".devcontainer" / "devcontainer.json")   # Codespaces / VS Code: set up, JupyterLab
   (dest / ".gitignore").write_text(GITIGNORE)
   found = leaks(dest)
   if found:

@@ -7,7 +7,9 @@ from traitlets.config import Config
 from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
 from autograder.core.cells import BEGIN_HIDDEN, has_solution_region, clear_solutions, grade_id, is_test
+from autograder.core.assemble import answer_files
 from autograder.core.hints import OPENED_FILE, strip_hints
+from autograder.core import manifest
 from autograder.core.settings import module_settings, problems as settings_problems
 from autograder.learner.selfcheck import RELEASED, LAST_CHECK
 
@@ -55,6 +57,9 @@ def release_module(module:str, source_root:Path, release_root:Path):
       try: text = path.read_text()
       except UnicodeDecodeError: continue
       if has_solution_region(text): path.write_text(clear_solutions(text))
+  if released.is_file():                                   # what was shipped, for the self-check (core/manifest.py)
+    manifest.write(released.parent, manifest.build(released.parent, released.name, answer_files(Path(source_root) / module),
+                                                   own["learner_files"], IGNORED | LEARNER_STATE))
 
 def release(modules:list[str], source_root:Path, release_root:Path):
   for module in modules: release_module(module, source_root, release_root)

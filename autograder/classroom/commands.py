@@ -1,6 +1,6 @@
-"""The instructor's class commands: grade-all, fetch, merge, stats, export-grades, similarity. Every problem an
-instructor can fix (a missing folder, an empty class, a malformed roster, policy or overrides file) is one line on
-stderr and exit code 2, never a traceback."""
+"""The instructor's class commands: grade-all, regrade, fetch, snapshot, merge, stats, export-grades, similarity. Every
+problem an instructor can fix (a missing folder, an empty class, a malformed roster, policy or overrides file) is one
+line on stderr and exit code 2, never a traceback."""
 from __future__ import annotations
 import os, sys
 from pathlib import Path
@@ -20,6 +20,10 @@ def policy_and_overrides(args):
 def report_overrides(unused:list[int], path):
   if unused: print(f"note: {len(unused)} override(s) of {path} matched no learner, module or test here (lines {', '.join(map(str, unused))})")
 
+def report_errors(errors:list[str]):
+  if errors: print(f"autograder: grader errors for {len(errors)} learner(s): {', '.join(errors[:20])}{' ...' if len(errors) > 20 else ''} "
+                   "(their rows say grader_error; see gradebook.csv)", file=sys.stderr)
+
 def cmd_merge(args) -> int:
   from autograder.classroom.merge import merge
   try:
@@ -28,9 +32,13 @@ def cmd_merge(args) -> int:
   except ValueError as e: return fail(e)
   if args.summary:
     from autograder.classroom.grade_all import summary
-    with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
+    with open(args.summary, "a") as f:
+      f.write(summary(Path(args.out)))
+      if done["changes"]: f.write("\n" + (Path(args.out) / "changes.md").read_text())
   report_overrides(done["unused_overrides"], args.overrides)
-  print(f"merged {done['learners']} learner(s) from {done['shards']} shard(s) into {Path(args.out) / 'gradebook.csv'}; late policy: {policy.describe()}")
+  print(f"merged {done['learners']} learner(s) from {done['shards']} shard(s) into {Path(args.out) / 'gradebook.csv'}; late policy: {policy.describe()}"
+        + (f"; what the regrade changed: {Path(args.out) / 'changes.md'}" if done["changes"] else ""))
+  report_errors(done["errors"])
   return 0
 
 def cmd_stats(args) -> int:
@@ -47,9 +55,11 @@ def cmd_stats(args) -> int:
 
 def cmd_export_grades(args) -> int:
   from autograder.classroom.lms import export
-  try: path = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
+  try: path, problems = export(Path(args.gradebook), args.format, Path(args.roster) if args.roster else None, Path(args.out) if args.out else None)
   except ValueError as e: return fail(e)
-  print(f"wrote {path} ({args.format})")
+  for line in problems: print(f"autograder: {line}", file=sys.stderr)
+  left = sum(1 for line in problems if ": note: " not in line)
+  print(f"wrote {path} ({args.format})" + (f"; {left} learner(s) left out (see above)" if left else ""))
   return 0
 
 def cmd_similarity(args) -> int:
@@ -59,8 +69,10 @@ def cmd_similarity(args) -> int:
     modules = resolve(args.modules, module_names(source)) if args.modules else module_names(source)
     rows = similarity(Path(args.submissions), Path(args.out), source, Path(args.starter), modules)
   except (ValueError, UnknownModule) as e: return fail(e)
-  top = rows[0] if rows else None
-  print(f"{len(rows)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+  pairs = [r for r in rows if r["learner_b"]]
+  top, bad = (pairs[0] if pairs else None), sorted({r["learner_a"] for r in rows if not r["learner_b"]})
+  print(f"{len(pairs)} pair(s) compared; " + (f"most similar: {top['learner_a']} and {top['learner_b']} on {top['module']} ({top['similarity']:.0%}); " if top and top["similarity"] > 0 else "no shared code beyond the starter; ")
+        + (f"not compared (see similarity.md): {', '.join(bad)}; " if bad else "")
         + f"see {Path(args.out) / 'similarity.md'} and similarity.html (flags only: scores are unchanged)")
   return 0
 
@@ -90,15 +102,62 @@ def cmd_grade_all(args) -> int:
   print((f"shard {args.shard}: {done['learners']} learner(s); " if shard else "") +
         f"graded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
         f"gradebook: {Path(args.out) / 'gradebook.csv'}, feedback: {Path(args.out) / 'feedback'}/")
+  report_errors(done["errors"])
+  return 1 if done["errors"] else 0
+
+def cmd_regrade(args) -> int:
+  from autograder.classroom.regrade import regrade
+  from autograder.classroom.shard import parse
+  from autograder.core.sandbox import available
+  source = Path(args.source)
+  try:
+    modules = resolve(args.modules, module_names(source)) if args.modules else []
+    shard = parse(args.shard) if args.shard else None
+    policy, overrides = policy_and_overrides(args)
+  except (ValueError, UnknownModule) as e: return fail(e)
+  if args.require_sandbox and not (usable := available())[0]:
+    print(f"autograder: refusing to grade: the sandbox is not available ({usable[1]}), and --require-sandbox was given", file=sys.stderr)
+    return 2
+  try: done = regrade(Path(args.gradebook), Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout,
+                      shard=shard, policy=policy, overrides=overrides)
+  except KeyboardInterrupt: return 130
+  except ValueError as e: return fail(e)
+  if args.summary:
+    from autograder.classroom.grade_all import summary
+    with open(args.summary, "a") as f: f.write(summary(Path(args.out)) + "\n" + (Path(args.out) / "changes.md").read_text())
+  report_overrides(done["unused_overrides"] if not shard else [], args.overrides)
+  rows = done["changes"]["rows"]
+  print((f"shard {args.shard}: {done['learners']} learner(s); " if shard else "") +
+        f"regraded {done['graded']} learner(s), kept {done['skipped']} unchanged, in {done['seconds']:.0f} s; "
+        f"{len(rows)} change(s) for {len({r['learner'] for r in rows})} learner(s): {Path(args.out) / 'changes.md'}, changes.csv")
   return 0
 
 def cmd_fetch(args) -> int:
   from autograder.classroom.late import load
   from autograder.classroom.roster import fetch
-  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days)
+  try: got = fetch(Path(args.roster), Path(args.submissions), window_days=load(args.policy).window_days,
+                   snapshots=Path(args.snapshots) if args.snapshots else None)
   except ValueError as e: print(f"autograder: {e}", file=sys.stderr); return 2
   bad = [k for k, v in got.items() if v.startswith("not fetched")]
   print(f"fetched {len(got) - len(bad)} of {len(got)} learner(s) into {args.submissions}/" + (f"; not fetched: {', '.join(bad)}" if bad else ""))
+  return 0
+
+def grading_options(p, root):
+  """The options grade-all and regrade share."""
+  p.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="learners graded at the same time")
+  p.add_argument("--source", default=root("solutions")); p.add_argument("--modules", nargs="*")
+  p.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
+  p.add_argument("--summary", help="also write a Markdown table (learner x module) here, e.g. $GITHUB_STEP_SUMMARY")
+  p.add_argument("--require-sandbox", action="store_true", help="refuse to grade when bubblewrap cannot sandbox the learners' code")
+  p.add_argument("--shard", metavar="K/N", help="grade only shard K of N (learners assigned by a hash of their name); `autograder merge` joins the shards")
+  p.add_argument("--policy", default="grading.toml", help="the late policy ([late] of this file; default: grading.toml if it exists)")
+  p.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides, applied after grading (default: overrides.csv if it exists)")
+
+def cmd_snapshot(args) -> int:
+  from autograder.classroom.roster import snapshot
+  try: path = snapshot(Path(args.roster), Path(args.snapshots))
+  except ValueError as e: return fail(e)
+  print(f"wrote {path}")
   return 0
 
 def add_commands(sub, root):
@@ -106,20 +165,24 @@ def add_commands(sub, root):
   ga = sub.add_parser("grade-all", help="grade a class: one folder per learner, in parallel, into a gradebook and feedback")
   ga.add_argument("submissions", help="a folder with one folder per learner (a checkout of their repository)")
   ga.add_argument("--out", default="gradebook", help="where the gradebook and the feedback go (default: gradebook/)")
-  ga.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="learners graded at the same time")
-  ga.add_argument("--source", default=root("solutions")); ga.add_argument("--modules", nargs="*")
-  ga.add_argument("--timeout", type=float, default=3600, help="seconds for one learner, all modules")
-  ga.add_argument("--summary", help="also write a Markdown table (learner x module) here, e.g. $GITHUB_STEP_SUMMARY")
-  ga.add_argument("--require-sandbox", action="store_true", help="refuse to grade when bubblewrap cannot sandbox the learners' code")
-  ga.add_argument("--shard", metavar="K/N", help="grade only shard K of N (learners assigned by a hash of their name); `autograder merge` joins the shards")
+  grading_options(ga, root)
   ga.add_argument("--reference-only", action="store_true", help="compute the reference runs (into AUTOGRADER_CACHE) and stop")
-  ga.add_argument("--policy", default="grading.toml", help="the late policy ([late] of this file; default: grading.toml if it exists)")
-  ga.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides, applied after grading (default: overrides.csv if it exists)")
   ga.set_defaults(fn=cmd_grade_all)
+  rg = sub.add_parser("regrade", help="grade a class again against the current solutions and write what changed (changes.csv, changes.md)")
+  rg.add_argument("gradebook", metavar="GRADEBOOK_DIR", help="the earlier grading folder (grade-all or merge output), only read")
+  rg.add_argument("submissions", metavar="SUBMISSIONS", help="a folder with one folder per learner (as for grade-all)")
+  rg.add_argument("--out", required=True, metavar="NEW_DIR", help="the new grading folder; changes.csv, changes.md and changes.json go into it")
+  grading_options(rg, root)
+  rg.set_defaults(fn=cmd_regrade)
   fe = sub.add_parser("fetch", help="check out each learner of a roster at their last commit before the deadline")
   fe.add_argument("roster", help="CSV: learner, repository, ref, deadline (and optional columns: see autograder/classroom/roster.py)"); fe.add_argument("submissions", help="folder to fill, one folder per learner")
   fe.add_argument("--policy", default="grading.toml", help="the late policy: commits up to its window_days after the due time are fetched")
+  fe.add_argument("--snapshots", metavar="DIR", help="grade what the server had by each due time, from `autograder snapshot` files (default: by committer dates)")
   fe.set_defaults(fn=cmd_fetch)
+  sn = sub.add_parser("snapshot", help="record the commit each learner's ref points to on their server now (run it at the deadline and at the end of the late window)")
+  sn.add_argument("roster", help="CSV: learner, repository, ref, deadline (see autograder/classroom/roster.py)")
+  sn.add_argument("snapshots", help="folder of snapshot files (a new snapshot-<time>.csv is added)")
+  sn.set_defaults(fn=cmd_snapshot)
   me = sub.add_parser("merge", help="join the gradebooks of shards (grade-all --shard K/N) into one")
   me.add_argument("dirs", nargs="+", metavar="DIR", help="the shards' output folders")
   me.add_argument("--out", required=True, help="the merged grading folder")

@@ -2,7 +2,8 @@
 process of its own (one learner's crash, timeout or garbage cannot touch another's result), with a progress bar and
 an ETA. Writes a gradebook (CSV and JSON, see autograder/classroom/gradebook.py) and each learner's report and feedback. A
 learner whose submission has not changed since it was graded is not graded again: an interrupted run resumes where
-it stopped. With a shard K/N, only the learners of that shard (autograder/classroom/shard.py); `autograder merge` joins them."""
+it stopped. With a shard K/N, only the learners of that shard (autograder/classroom/shard.py); `autograder merge` joins them.
+It also writes what the class was graded against (fingerprints.json: hashes and counts, autograder/classroom/fingerprints.py)."""
 from __future__ import annotations
 import csv, hashlib, json, os, signal, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -11,6 +12,7 @@ from autograder.grading import feedback
 from autograder.core.course import module_names
 from autograder.core.report import md
 from autograder.grading.runs import module_key, reference
+from autograder.classroom import fingerprints
 from autograder.classroom.gradebook import GradebookError, rebuild
 from autograder.classroom.late import Policy
 from autograder.classroom.roster import FETCHED
@@ -41,6 +43,7 @@ def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:f
   cmd = [sys.executable, "-m", "autograder.cli", "grade", str(submission_root(learner)), "--source", str(source), "--json", str(report), "--quiet"]
   if modules: cmd += ["--modules", *modules]
   out.mkdir(parents=True, exist_ok=True)
+  report.unlink(missing_ok=True)                          # a report left by an earlier run must not stand for this one
   proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
   running[learner.name] = proc
   try: proc.wait(timeout=timeout)
@@ -52,6 +55,8 @@ def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:f
   try: return json.loads(report.read_text())
   except (OSError, ValueError):
     return {"score": 0.0, "max_score": 0.0, "modules": [], "error": f"grading {learner.name} did not finish (exit code {proc.returncode})"}
+
+FETCH_KEYS = ("commit", "committed_at", "due", "ref", "submitted_at", "basis", "note")
 
 def _fetched(submissions:Path) -> dict[str, dict]:
   """What fetch recorded per learner (commit, committed_at, due), if it ran."""
@@ -69,9 +74,10 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
   if not everyone and not reference_only: raise GradebookError(f"{submissions}: no learner folder in it (an empty class)")
   mine = [l for l in everyone if shard is None or shard_of(l.name, shard[1]) == shard[0]]
   wanted = modules or module_names(source)
-  for m in tqdm(wanted, desc="reference runs", unit="module", file=sys.stderr, disable=None): reference(m, source)
-  if reference_only: return {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0, "unused_overrides": []}
+  refs = {m: reference(m, source) for m in tqdm(wanted, desc="reference runs", unit="module", file=sys.stderr, disable=None)}
+  if reference_only: return {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0, "unused_overrides": [], "errors": []}
   out.mkdir(parents=True, exist_ok=True)
+  fingerprints.write(out, fingerprints.fingerprints(source, refs))        # what this grading was against, for a regrade's reasons
   source_key = "".join(module_key(source / m) for m in wanted)
   fetched = _fetched(submissions)
   todo, skipped = [], 0
@@ -79,7 +85,7 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
     folder = out / "feedback" / learner.name
     folder.mkdir(parents=True, exist_ok=True)
     record = folder / "fetched.json"
-    if learner.name in fetched: record.write_text(json.dumps({k: fetched[learner.name][k] for k in ("commit", "committed_at", "due")}) + "\n")
+    if learner.name in fetched: record.write_text(json.dumps({k: fetched[learner.name][k] for k in FETCH_KEYS if fetched[learner.name].get(k)}) + "\n")
     elif record.exists(): record.unlink()
     stamp = fingerprint(submission_root(learner), wanted, source_key)
     done = folder / STAMP
@@ -94,7 +100,8 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
     futures = {pool.submit(_grade_one, learner, folder, source, modules, timeout, running): (learner, folder, stamp) for learner, folder, stamp in todo}
     for fut in as_completed(futures):
       learner, folder, stamp = futures[fut]
-      report = fut.result()
+      try: report = fut.result()
+      except Exception as e: report = {"score": 0.0, "max_score": 0.0, "modules": [], "error": f"grading {learner.name} failed in grade-all ({type(e).__name__})"}
       if report.get("error"): (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")   # the gradebook shows it
       feedback.write(report, folder, learner.name)
       if not report.get("error"): (folder / STAMP).write_text(stamp)
@@ -113,7 +120,7 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
     pool.shutdown(wait=True)
   built = rebuild(out, names, policy, overrides)
   return {"graded": graded, "skipped": skipped, "learners": len(names), "seconds": round(time.monotonic() - start, 1),
-          "unused_overrides": built["unused_overrides"]}
+          "unused_overrides": built["unused_overrides"], "errors": built["errors"]}
 
 def summary(out:Path) -> str:
   """The gradebook as a Markdown table, a learner per row and a module per column."""

@@ -13,7 +13,7 @@ overrides.csv (the instructor's, kept beside the roster, never written by the gr
 note. `test` empty: `points` replaces the module's raw score; else it replaces that test's score (its id as tasks.csv
 names it). `points` empty: only the note is shown. Overrides are applied after grading and before the late policy."""
 from __future__ import annotations
-import csv, json
+import csv, json, unicodedata
 from pathlib import Path
 from autograder.classroom.late import Policy, days_late, parse_time, percent_lost
 
@@ -22,8 +22,25 @@ class GradebookError(ValueError): pass
 COLUMNS = ["learner", "module", "score", "max_score", "status", "flags", "raw_score", "late_days", "late_percent", "override"]
 TASK_COLUMNS = ["learner", "module", "task", "test", "status", "score", "max_score", "message", "override"]
 
-def _cell(v):
-  return str(v).lstrip("=+-@") if isinstance(v, str) else v       # no spreadsheet formulas from learner-influenced text
+# OWASP's CSV injection list: a cell a spreadsheet would take for a formula starts with = + - @ (or their full-width and
+# small forms, which spreadsheets fold to them), or with a tab or carriage return; spaces, no-break spaces and invisible
+# format characters before them do not help. Such a cell is quoted (a leading '), never stripped: its text stays whole.
+FORMULA_START = set("=+-@\u2212")
+BLANK_CATEGORIES = {"Zs", "Zl", "Zp", "Cc", "Cf"}
+
+def formula_like(text:str) -> bool:
+  """Whether a spreadsheet could read `text` as a formula (OWASP's list, with the forms that fold to it)."""
+  if text[:1] in ("\t", "\r"): return True
+  i = 0
+  while i < len(text) and (text[i].isspace() or unicodedata.category(text[i]) in BLANK_CATEGORIES): i += 1
+  return i < len(text) and (text[i] in FORMULA_START or unicodedata.normalize("NFKC", text[i])[:1] in FORMULA_START)
+
+def spreadsheet_text(v):
+  """A value for a CSV cell a person may open in a spreadsheet: text that could start a formula gets a leading
+  quote (OWASP); everything else, numbers included, is written as it is."""
+  return "'" + v if isinstance(v, str) and formula_like(v) else v
+
+def _cell(v): return spreadsheet_text(v)
 
 def write_csv(path:Path, columns:list[str], rows:list[dict]):
   with open(path, "w", newline="") as f:
@@ -60,13 +77,29 @@ def _overridden(learner:str, report:dict, overrides:list[dict], used:set) -> tup
       else: modules[m["module"]] = (o["points"], o["note"]); used.add(o["line"])
   return tests, modules
 
+def error_row(learner:str, why:str) -> dict:
+  """The gradebook row of a learner whose grading or gradebook entry failed: named, scored 0, the reason in `flags`."""
+  return {"learner": learner, "module": "", "score": 0, "max_score": 0, "status": "grader_error", "flags": why,
+          "raw_score": 0, "late_days": 0, "late_percent": 0, "override": ""}
+
+def lateness(fetched:dict|None, policy:Policy) -> tuple[int, float, str]:
+  """(days late, percent lost, a note) from a learner's fetch record. The time judged is `submitted_at` (when the
+  server had the commit, from fetch's snapshots) or, for a record without it, the committer date. A time that cannot
+  be read proves nothing about being on time: it is counted as late as the policy allows, and the note says so."""
+  if not fetched: return 0, 0.0, ""
+  when = fetched.get("submitted_at") or fetched.get("committed_at")
+  try: late = days_late(parse_time(when, "fetched.json"), parse_time(fetched.get("due"), "fetched.json"))
+  except (ValueError, TypeError, OverflowError):
+    worst = policy.max_percent if policy.percent_per_day > 0 else 0.0
+    what = f"the time {str(when)[:40]!r} cannot be read" if when else "the fetch record holds no time"
+    return 0, worst, f"fetch: {what}, so lateness is unknown: counted as {worst:g}% lost (override to change)"
+  return late, percent_lost(late, policy), ""
+
 def rows_for(learner:str, report:dict, fetched:dict|None, policy:Policy, overrides:list[dict], used:set) -> tuple[list[dict], list[dict]]:
   """(gradebook rows, task rows) of one learner."""
-  if report.get("error"):
-    return [{"learner": learner, "module": "", "score": 0, "max_score": 0, "status": "grader_error", "flags": report["error"],
-             "raw_score": 0, "late_days": 0, "late_percent": 0, "override": ""}], []
-  late = days_late(parse_time(fetched["committed_at"], "fetched.json"), parse_time(fetched["due"], "fetched.json")) if fetched else 0
-  lost = percent_lost(late, policy)
+  if report.get("error"): return [error_row(learner, str(report["error"]))], []
+  late, lost, late_note = lateness(fetched, policy)
+  fetch_note = "; ".join(x for x in (late_note, f"fetch: {fetched['note']}" if fetched and fetched.get("note") else "") if x)
   test_over, module_over = _overridden(learner, report, overrides, used)
   rows, tasks = [], []
   for m in report["modules"]:
@@ -83,31 +116,47 @@ def rows_for(learner:str, report:dict, fetched:dict|None, policy:Policy, overrid
       points, note = module_over[m["module"]]
       if points is not None: raw = min(float(m["max_score"]), max(0.0, points))
       notes.append((f"module: {raw:g} points" if points is not None else "module") + (f" ({note})" if note else ""))
+    flags = "; ".join([f"{f['where']}: {f['rule']}" for f in m.get("flags", [])] + ([fetch_note] if fetch_note else []))
     rows.append({"learner": learner, "module": m["module"], "score": round(raw * (1 - lost / 100), 4), "max_score": m["max_score"],
-                 "status": m["status"], "flags": "; ".join(f"{f['where']}: {f['rule']}" for f in m.get("flags", [])),
-                 "raw_score": round(raw, 4), "late_days": late, "late_percent": lost, "override": "; ".join(notes)})
+                 "status": m["status"], "flags": flags, "raw_score": round(raw, 4), "late_days": late, "late_percent": lost,
+                 "override": "; ".join(notes)})
+  return rows, tasks
+
+def _learner(feedback:Path, name:str, policy:Policy, overrides:list[dict], used:set) -> tuple[list[dict], list[dict]]:
+  """One learner's rows; whatever their folder holds, an error row that names them rather than an exception."""
+  try: report = json.loads((feedback / name / "report.json").read_text())
+  except (OSError, ValueError): return [error_row(name, "no readable report.json (was this learner graded?)")], []
+  if not isinstance(report, dict) or not isinstance(report.get("modules", []), list):
+    return [error_row(name, "report.json is not a grading report")], []
+  try: fetched = json.loads((feedback / name / "fetched.json").read_text()) if (feedback / name / "fetched.json").is_file() else None
+  except (OSError, ValueError): fetched = {"note": "fetched.json cannot be read"}
+  if fetched is not None and not isinstance(fetched, dict): fetched = {"note": "fetched.json is not a table"}
+  mine = set()
+  try: rows, tasks = rows_for(name, report, fetched, policy, overrides, mine)
+  except Exception as e: return [error_row(name, f"its report could not be read into the gradebook ({type(e).__name__})")], []
+  used |= mine
   return rows, tasks
 
 def rebuild(out:Path, learners:list[str]|None=None, policy:Policy=Policy(), overrides:list[dict]=()) -> dict:
   """Write gradebook.csv, gradebook.json and tasks.csv of `out` for `learners` (default: every folder of
-  out/feedback); returns {"learners", "rows", "unused_overrides"} (override lines that matched nothing here)."""
+  out/feedback); returns {"learners", "rows", "unused_overrides" (override lines that matched nothing here), "errors"
+  (learners with a grader_error row, learner-wide or in a module)}. One learner's unreadable folder is that learner's
+  error row, never the end of the gradebook."""
   feedback = Path(out) / "feedback"
   names = sorted(learners if learners is not None else [p.name for p in feedback.iterdir() if p.is_dir()] if feedback.is_dir() else [])
   rows, tasks, used = [], [], set()
   for name in names:
-    try: report = json.loads((feedback / name / "report.json").read_text())
-    except (OSError, ValueError): raise GradebookError(f"{feedback / name}: no readable report.json (was this learner graded?)") from None
-    fetched = feedback / name / "fetched.json"
-    r, t = rows_for(name, report, json.loads(fetched.read_text()) if fetched.is_file() else None, policy, list(overrides), used)
+    r, t = _learner(feedback, name, policy, list(overrides), used)
     rows += r; tasks += t
   rows.sort(key=lambda r: (r["learner"], r["module"]))
   (Path(out) / "gradebook.json").write_text(json.dumps(rows, indent=1) + "\n")
   write_csv(Path(out) / "gradebook.csv", COLUMNS, rows)
   write_csv(Path(out) / "tasks.csv", TASK_COLUMNS, tasks)
-  return {"learners": len(names), "rows": len(rows), "unused_overrides": [o["line"] for o in overrides if o["line"] not in used]}
+  errors = sorted({r["learner"] for r in rows if r["status"] == "grader_error"})
+  return {"learners": len(names), "rows": len(rows), "unused_overrides": [o["line"] for o in overrides if o["line"] not in used], "errors": errors}
 
-def read(out:Path) -> tuple[list[dict], list[dict]]:
-  """(gradebook rows, task rows) of a grading folder, numbers as floats."""
+def read(out:Path, allow_empty:bool=False) -> tuple[list[dict], list[dict]]:
+  """(gradebook rows, task rows) of a grading folder, numbers as floats (an empty gradebook is an error unless `allow_empty`)."""
   out = Path(out)
   if not out.is_dir(): raise GradebookError(f"{out}: no such folder")
   if not (out / "gradebook.csv").is_file(): raise GradebookError(f"{out}: no gradebook.csv there (run grade-all or merge first)")
@@ -115,9 +164,13 @@ def read(out:Path) -> tuple[list[dict], list[dict]]:
     if not (out / name).is_file(): return []
     with open(out / name, newline="") as f: rows = list(csv.DictReader(f))
     for r in rows:
+      for k in list(r):
+        if r[k] is None or k is None: r.pop(k) if k is None else r.__setitem__(k, "")     # a short or long line
       for k in ("score", "max_score", "raw_score", "late_percent"):
-        if k in r: r[k] = float(r[k] or 0)
+        if k in r:
+          try: r[k] = float(r[k] or 0)
+          except ValueError: r[k], r["status"] = 0.0, "grader_error"                       # one bad row, not a failed command
     return rows
   rows = load("gradebook.csv")
-  if not rows: raise GradebookError(f"{out}: the gradebook is empty (no learner was graded)")
+  if not rows and not allow_empty: raise GradebookError(f"{out}: the gradebook is empty (no learner was graded)")
   return rows, load("tasks.csv")

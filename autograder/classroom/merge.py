@@ -2,10 +2,13 @@
 Each learner's folder (report, feedback, fetch record) is copied as it is, and the gradebook is rebuilt from them with
 the late policy and the overrides (autograder/classroom/gradebook.py): the files and totals of an unsharded run of the class.
 Only the wall-clock `seconds` of each module in report.json differ from an unsharded run (as they do between any two
-runs); no gradebook column holds a time."""
+runs); no gradebook column holds a time. What the shards were graded against (fingerprints.json) must be the same on
+every shard and is kept; the changes of a sharded regrade (changes.json of each shard) are joined into those of the
+whole class (autograder/classroom/changes.py)."""
 from __future__ import annotations
 import shutil
 from pathlib import Path
+from autograder.classroom import changes, fingerprints
 from autograder.classroom.gradebook import GradebookError, rebuild
 from autograder.classroom.late import Policy
 
@@ -20,10 +23,18 @@ def merge(dirs:list[Path], out:Path, policy:Policy=Policy(), overrides:list[dict
       if learner.name in owner: raise GradebookError(f"learner {learner.name} is in two shards: {owner[learner.name]} and {d}")
       owner[learner.name] = d
   if not owner: raise GradebookError("the shards hold no learner (an empty class)")
+  prints = [fingerprints.read(d) for d in map(Path, dirs)]
+  if any(p != prints[0] for p in prints): raise GradebookError("the shards were graded against different versions of the course or the grader (their fingerprints.json differ)")
+  found = [changes.load(d) for d in map(Path, dirs)]
+  if any((c is None) != (found[0] is None) for c in found): raise GradebookError("some shards are regrades (with changes.json) and some are not: merge the shards of one run")
   (out / "feedback").mkdir(parents=True, exist_ok=True)
   for name, d in sorted(owner.items()):
     target = out / "feedback" / name
-    if target.exists(): shutil.rmtree(target)
-    shutil.copytree(d / "feedback" / name, target, symlinks=True)
+    if target.exists(): shutil.rmtree(target, ignore_errors=True)
+    try: shutil.copytree(d / "feedback" / name, target, symlinks=True)
+    except (OSError, shutil.Error):                        # the gradebook shows this learner as an error row
+      shutil.rmtree(target, ignore_errors=True); target.mkdir(parents=True, exist_ok=True)
   built = rebuild(out, sorted(owner), policy, overrides)
-  return {"learners": len(owner), "shards": len(dirs), **built}
+  if prints[0] is not None: fingerprints.write(out, prints[0])
+  if found[0] is not None: changes.write(out, changes.join(found))
+  return {"learners": len(owner), "shards": len(dirs), "changes": any(c is not None for c in found), **built}

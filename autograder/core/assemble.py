@@ -4,7 +4,7 @@ their notebook (deleted, duplicated, retyped or re-ordered test cells, renamed i
 cannot change what runs. Files are read from the submission only when they are regular files inside it: a symbolic
 link anywhere on the way is a missing file, never followed."""
 from __future__ import annotations
-import copy, os, shutil
+import copy, json, os, shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 import nbformat
@@ -50,17 +50,49 @@ def read_submission(source_dir:Path, submission_root:Path, module:str, learner_f
   out.opened_hints = read_safe(submission_root, Path(module) / OPENED_FILE)
   return out
 
+NBGRADER_TYPES = {"grade_id": (str,), "solution": (bool,), "grade": (bool,), "locked": (bool,), "task": (bool,), "points": (int, float)}
+
+def malformed(nb:NotebookNode) -> str|None:
+  """Why a parsed notebook cannot be graded, or None: metadata that is not a table (the notebook's, a cell's, a cell's
+  `nbgrader` or `autograder` table), an nbgrader field of the wrong type (`"grade_id": 3`, `"points": "two"`), or
+  text that cannot be encoded as UTF-8 (a lone surrogate such as \\ud800, which JSON can spell but no file, kernel
+  or report can carry). Every reader of metadata also takes such values without raising (cells.nbgrader_meta,
+  settings.cell_setting); refusing the notebook here says why, once, instead of grading it half-read."""
+  if not isinstance(nb.get("metadata", {}), dict): return "the notebook's metadata is not a table"
+  for n, cell in enumerate(nb.get("cells", []), 1):
+    if not isinstance(cell, dict): return f"cell {n} is not a table"
+    meta = cell.get("metadata", {})
+    if not isinstance(meta, dict): return f"cell {n}: its metadata is {_kind(meta)}, not a table"
+    for key in ("nbgrader", "autograder"):
+      if key in meta and not isinstance(meta[key], dict): return f"cell {n}: metadata.{key} is {_kind(meta[key])}, not a table"
+    for key, types in NBGRADER_TYPES.items():
+      value = meta.get("nbgrader", {}).get(key)
+      if value is not None and (type(value) not in types or (types == (int, float) and value != value)):
+        return f"cell {n}: metadata.nbgrader.{key} is {_kind(value)}"
+  try: json.dumps(nb, ensure_ascii=False).encode("utf-8")
+  except UnicodeEncodeError: return "it holds text that cannot be encoded as UTF-8 (a lone surrogate such as \\ud800)"
+  except (TypeError, ValueError, RecursionError) as e: return f"it holds a value JSON cannot write back ({type(e).__name__})"
+  return None
+
+def _kind(value) -> str:
+  return "null" if value is None else f"a {type(value).__name__}" if not isinstance(value, (str, int, float)) else f"{type(value).__name__} {str(value)[:20]!r}"
+
 def parse_notebook(text:bytes|str) -> NotebookNode:
-  """A notebook from its text, or Unreadable with a one-line reason (bad JSON, not a notebook)."""
+  """A notebook from its text, or Unreadable with a one-line reason (bad JSON, not a notebook, malformed metadata,
+  text that cannot be encoded: see `malformed`)."""
+  try: raw = json.loads(text)
+  except (ValueError, RecursionError) as e: raise Unreadable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]) from None
+  if isinstance(raw, dict) and isinstance(raw.get("cells"), list) and (why := malformed(raw)) is not None: raise Unreadable(why[:200])
   try:
     nb = nbformat.reads(text.decode() if isinstance(text, bytes) else text, as_version=4)
     if not isinstance(nb.get("cells"), list): raise ValueError("no list of cells")
     for cell in nb.cells:
-      if not isinstance(cell.get("source"), str) or cell.get("cell_type") not in {"code", "markdown", "raw"}:
+      if not isinstance(cell, dict) or not isinstance(cell.get("source"), str) or cell.get("cell_type") not in {"code", "markdown", "raw"}:
         raise ValueError("a cell without source or with an unknown type")
-    return nb
   except Exception as e:
     raise Unreadable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]) from None
+  if (why := malformed(nb)) is not None: raise Unreadable(why[:200])
+  return nb
 
 def read_notebook(path:Path) -> NotebookNode:
   """A notebook, or Unreadable with a one-line reason (missing, bad JSON, not a notebook)."""

@@ -1,6 +1,6 @@
 """The nbgrader view of a notebook: which cells are answers, which are tests, and how solution regions are cleared."""
 from __future__ import annotations
-import ast, re
+import ast, math, re
 from nbformat import NotebookNode
 from autograder.core.hints import is_hint_cell
 from autograder.core.settings import cell_setting
@@ -10,17 +10,34 @@ BEGIN_SOLUTION, END_SOLUTION = "### BEGIN " + "SOLUTION", "### END " + "SOLUTION
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN " + "HIDDEN TESTS", "### END " + "HIDDEN TESTS"
 
 # nbgrader's own definitions (nbgrader.utils), here so that a self-check does not import nbgrader (seconds: its package
-# loads its server extensions); only clearing a solution region needs it.
-def is_grade(cell:NotebookNode) -> bool: return bool(cell.get("metadata", {}).get("nbgrader", {}).get("grade", False))
-def is_solution(cell:NotebookNode) -> bool: return bool(cell.get("metadata", {}).get("nbgrader", {}).get("solution", False))
+# loads its server extensions); only clearing a solution region needs it. Every reader takes whatever a learner's file
+# holds: a cell whose metadata or `nbgrader` table is missing, null or of another type is a plain cell, a grade_id that
+# is not a string is none, and points that are not a finite number are 0 (assemble.parse_notebook refuses such a
+# learner's notebook as unreadable, with the reason; these readers only never raise).
+def nbgrader_meta(cell:NotebookNode) -> dict:
+  """A cell's `metadata.nbgrader` table, {} when there is none or it is not a table."""
+  meta = cell.get("metadata") if isinstance(cell, dict) else None
+  own = meta.get("nbgrader") if isinstance(meta, dict) else None
+  return own if isinstance(own, dict) else {}
 
-def grade_id(cell:NotebookNode) -> str|None: return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+def _flag(cell:NotebookNode, key:str) -> bool:
+  value = nbgrader_meta(cell).get(key, False)
+  return value if type(value) is bool else False
+
+def is_grade(cell:NotebookNode) -> bool: return _flag(cell, "grade")
+def is_solution(cell:NotebookNode) -> bool: return _flag(cell, "solution")
+
+def grade_id(cell:NotebookNode) -> str|None:
+  gid = nbgrader_meta(cell).get("grade_id")
+  return gid if isinstance(gid, str) else None
 def is_answer(cell:NotebookNode) -> bool: return is_solution(cell)
-def is_test(cell:NotebookNode) -> bool: return cell.cell_type == "code" and is_grade(cell) and not is_solution(cell)
+def is_test(cell:NotebookNode) -> bool: return isinstance(cell, dict) and cell.get("cell_type") == "code" and is_grade(cell) and not is_solution(cell)
 def is_isolated(cell:NotebookNode) -> bool:
   """A test that grading runs in a kernel of its own, where no answer cell of the learner ever ran."""
   return is_test(cell) and cell_setting(cell, "isolated")
-def points(cell:NotebookNode) -> float: return float(cell.metadata["nbgrader"].get("points", 0))
+def points(cell:NotebookNode) -> float:
+  value = nbgrader_meta(cell).get("points", 0)
+  return float(value) if type(value) in (int, float) and math.isfinite(value) else 0.0
 
 def defined_names(source:str) -> frozenset[str]:
   """Top-level functions and classes a cell defines: how an answer cell is recognised once its metadata is gone."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from nbformat import NotebookNode
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
-from autograder.core.limits import Group, disk_used
+from autograder.core.limits import Group, disk_used, tree_cpu
 from autograder.core.sandbox import SandboxedKernelManager, package_dir
 from autograder.core.settings import module_settings
 
@@ -20,7 +20,7 @@ PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUD
 
 @dataclass
 class Run:
-  status: str = "completed"                                # completed | timeout | kernel_died | memory_limit | disk_limit | process_limit
+  status: str = "completed"                                # completed | timeout | kernel_died | memory_limit | disk_limit | process_limit | cpu_limit
   cells: dict[int, str] = field(default_factory=dict)      # code cell index -> ran | timeout | not_run
   execution_counts: dict[int, int] = field(default_factory=dict)
   replies: dict[int, dict] = field(default_factory=dict)     # code cell index -> the kernel's execute_reply content
@@ -118,10 +118,12 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
   spent = threading.Event()
   def watchdog():                                          # the notebook's limit, whatever the kernel does
     if not spent.wait(max(0.0, deadline - time.monotonic()) + 10): _kill_group(km)
-  over_disk = threading.Event()
+  over_disk, cpu_used = threading.Event(), [0.0]
   def disk_watch():                                        # the run folder is the kernel's disk: stop it when too full
     while limits is not None and not spent.wait(0.5):
       if disk_used(run_dir) > limits.disk_mb << 20: over_disk.set(); _kill_group(km); return
+      proc = getattr(getattr(km, "provisioner", None), "process", None)
+      if proc is not None and limits.cpu_seconds: cpu_used[0] = max(cpu_used[0], tree_cpu(proc.pid))   # to tell a CPU-limit kill from a crash
   threading.Thread(target=watchdog, daemon=True).start()
   threading.Thread(target=disk_watch, daemon=True).start()
   try:
@@ -151,9 +153,11 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
     spent.set()
     _kill_group(km)
     hit = f"disk limit exceeded (more than {limits.disk_mb} MB written)" if over_disk.is_set() else group.hit() if group is not None else ""
+    if not hit and limits is not None and limits.cpu_seconds and run.status == "kernel_died" and cpu_used[0] >= limits.cpu_seconds - 1.5:
+      hit = f"CPU-time limit exceeded ({limits.cpu_seconds} s of CPU in one process)"
     if not hit and limits is not None and any(r.get("ename") == "MemoryError" for r in run.replies.values()):
       hit = f"memory limit exceeded ({limits.memory_mb} MB)"
     if hit:
-      run.status, run.message = {"disk": "disk_limit", "memo": "memory_limit", "proc": "process_limit"}[hit[:4]], hit
+      run.status, run.message = {"disk": "disk_limit", "memo": "memory_limit", "proc": "process_limit", "CPU-": "cpu_limit"}[hit[:4]], hit
     if group is not None: group.close()
   return run

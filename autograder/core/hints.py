@@ -54,7 +54,7 @@ def encode(hints:dict[str, list[str]]) -> str:
 def decode(text:str) -> dict[str, list[str]]:
   data = json.loads(base64.b64decode("".join(text.split())).decode())
   tasks = data.get("tasks", {}) if isinstance(data, dict) else {}
-  return {str(k): [str(x) for x in v] for k, v in tasks.items() if isinstance(v, list)}
+  return {str(k): [str(x) for x in v] for k, v in tasks.items() if isinstance(v, list) and v} if isinstance(tasks, dict) else {}
 
 def strip_hints(notebook:Path) -> dict[str, list[str]]:
   """Take the hint cells out of a released notebook (rewritten only when it has some) and write HINTS_FILE beside
@@ -75,8 +75,8 @@ def released_hints(folder:Path) -> dict[str, list[str]]|None:
   """The hints shipped with a learner's module folder, or None when it has none."""
   path = Path(folder) / HINTS_FILE
   if not path.is_file(): return None
-  try: return decode(path.read_text())
-  except (ValueError, UnicodeDecodeError): return None
+  try: return decode(path.read_text()) or None
+  except (OSError, ValueError, UnicodeDecodeError, RecursionError): return None
 
 # ---- what the learner opened ------------------------------------------------------------------------------------------
 

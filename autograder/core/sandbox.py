@@ -38,7 +38,8 @@ def _python_roots() -> list[Path]:
 def command(run_dir:Path, workdir:Path, reads:list[Path]=(), hide:list[Path]=(), tmp_mb:int|None=None) -> list[str]:
   """The bwrap prefix for a kernel whose only writable folder is `run_dir` (it contains `workdir`). `reads` are
   extra folders visible read-only (the course data); `hide` are files inside them that stay invisible; `tmp_mb`: the
-  size of the sandbox's own /tmp."""
+  size of the sandbox's own /tmp. The sandbox's /dev/shm is run_dir/shm (bubblewrap's --dev would give an unsized
+  tmpfs, as large as half the machine's memory): what a kernel writes there counts in its disk limit."""
   args = ["bwrap", "--unsetenv", "JPY_PARENT_PID", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
           "--unshare-net", "--unshare-cgroup-try", "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
   for top in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
@@ -46,6 +47,9 @@ def command(run_dir:Path, workdir:Path, reads:list[Path]=(), hide:list[Path]=(),
     if p.is_symlink(): args += ["--symlink", os.readlink(p), str(p)]
     elif p.is_dir(): args += ["--ro-bind", str(p), str(p)]
   args += ["--proc", "/proc", "--dev", "/dev"] + (["--size", str(tmp_mb << 20)] if tmp_mb else []) + ["--tmpfs", "/tmp"]
+  shm = Path(run_dir) / "shm"                             # /dev/shm: a folder of the run folder, so the disk watch counts it
+  shm.mkdir(parents=True, exist_ok=True)
+  args += ["--bind", str(shm), "/dev/shm"]
   for dev in sorted(Path("/dev").glob("nvidia*")) + sorted(Path("/dev/dri").glob("*")) + [Path("/dev/kfd")]:   # GPUs stay usable
     if dev.exists(): args += ["--dev-bind", str(dev), str(dev)]
   for extra in ("/sys", "/opt/cuda", "/run/nvidia-persistenced"):     # (the driver's files under /usr are bound already)

@@ -20,7 +20,7 @@ class Key:
 KEYS = {k.name: k for k in [
   Key("cell_timeout", "number", 60, "notebook", "seconds one cell may run when graded (the reference run gets twice)"),
   Key("timeout", "number", 120, "notebook", "seconds the whole notebook may run when graded (the reference run gets twice)"),
-  Key("limits", "limits", {}, "notebook", "resources of a learner's run: memory_mb, disk_mb, tmp_mb, processes"),
+  Key("limits", "limits", {}, "notebook", "resources of a learner's run: memory_mb, disk_mb, tmp_mb, processes, cpu_seconds"),
   Key("learner_files", "names", [], "notebook", "files of the module folder taken from the learner's (a checkpoint); never released"),
   Key("hide_data", "names", [], "notebook", "files under data/ that a learner's run cannot read and the learner repository leaves out"),
   Key("allow_flags", "names", [], "notebook", "flag rules the module's tasks need (module 07's backend runs clang: 'runs programs')"),
@@ -36,7 +36,7 @@ def _fits(kind:str, value:Any) -> bool:
   if kind == "bool": return type(value) is bool
   if kind == "text": return type(value) is str
   if kind == "names": return type(value) is list and all(type(v) is str for v in value)
-  if kind == "limits": return type(value) is dict and all(k in Limits.__dataclass_fields__ and type(v) is int and v > 0 for k, v in value.items())
+  if kind == "limits": return isinstance(value, dict) and all(k in Limits.__dataclass_fields__ and type(v) is int and v > 0 for k, v in value.items())
   raise ValueError(kind)
 
 def _own(node:Any) -> dict:

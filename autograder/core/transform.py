@@ -154,6 +154,21 @@ def hidden_text(nb) -> set[str]:
     out |= full - shown
   return out
 
+def visible_strings(nb) -> set[str]:
+  """Every string constant the visible code of the notebook's trusted cells spells out (hidden-test regions left
+  out): the names a check can be given without the hidden part having chosen them. A hidden check whose name is none
+  of these (nor a name a visible check recorded) has its name withheld (verdict.label): `f"batch_size={b}"` in a
+  hidden region names a hidden input."""
+  out = set()
+  for cell in nb.cells:
+    if cell.cell_type != "code" or is_answer(cell): continue
+    hidden = hidden_lines(cell.source)
+    visible = "\n".join("" if n in hidden else line for n, line in enumerate(cell.source.splitlines(), 1))
+    try: tree = ast.parse(python_source(visible))
+    except SyntaxError: continue
+    out |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+  return out
+
 def prepare(nb, learner:bool):
   """A copy of the assembled notebook as a kernel will run it: every trusted code cell transformed (answer cells are
   the learner's and stay as they are), after a first cell that puts the checks in 'learner' or 'reference' mode.

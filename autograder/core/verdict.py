@@ -78,20 +78,34 @@ def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> 
   nxt = {}
   for o in got_obs:
     site, k = o["site"], o["k"]
-    if sites is not None and site not in sites: return f"a record for a site where no trusted cell has a check ({clean(site, 60)})"
-    if k != nxt.get(site, 0): return f"{'a second record' if k < nxt.get(site, 0) else 'a record out of order'} at {clean(site, 60)} (k={k})"
-    if site in kinds and o.get("kind") != kinds[site]: return f"a record of another kind at {clean(site, 60)}"
+    if sites is not None and site not in sites: return "a record for a site where no trusted cell has a check"      # (its text is the learner's)
+    where = clean(site, 60) if sites is not None else "a check"     # a known site is the transform's text, any other the learner's
+    if k != nxt.get(site, 0): return f"{'a second record' if k < nxt.get(site, 0) else 'a record out of order'} at {where} (k={k})"
+    if site in kinds and o.get("kind") != kinds[site]: return f"a record of another kind at {where}"
     nxt[site] = k + 1
   return None
 
-def _problem(r:dict, mine:dict|None) -> str|None:
+HIDDEN_LABEL = "a hidden check"
+DEFAULT_NAMES = {"result", "call", "computation", "text"}           # the checks' own defaults (kernel/checks.py)
+NAME_SUFFIXES = (" shape", " dtype", ": kernels run", ": kernels")   # what check_shape, check_dtype, the kernel checks append
+
+def label(name:str, hidden:bool, shown:set[str]|None) -> str:
+  """A check's name as a message shows it. A hidden check's name is shown only when the visible code could have
+  produced it: a string constant of the notebook's visible code, a name a visible check recorded, or a default
+  (`shown`, see transform.visible_strings); else it is HIDDEN_LABEL, since a name computed in the hidden part
+  (`f"kernels for {n} elements"`) can spell a hidden input. `shown` None: every name is shown."""
+  if not hidden or shown is None: return name
+  base = next((name[:-len(x)] for x in NAME_SUFFIXES if name.endswith(x)), name)
+  return name if name in shown or base in shown or base in DEFAULT_NAMES else HIDDEN_LABEL
+
+def _problem(r:dict, mine:dict|None, shown:set[str]|None=None) -> str|None:
   """What is wrong with one observation against the reference's (None when it matches)."""
-  name = clean(r.get("name", "result"), 200)
+  name = clean(label(str(r.get("name", "result")), bool(r.get("hidden")), shown), 200)
   if mine is None: return f"{name}: not observed (the test stopped before this check)"
   try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
   except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
   if message is None: return None
-  if r["kind"] == "true": return name if message == "the condition is false" else f"{name}: {message}"
+  if r["kind"] == "true": return (name if name != HIDDEN_LABEL else f"{name}: the condition is false") if message == "the condition is false" else f"{name}: {message}"
   return join(name, message)
 
 def _observed(got_obs:list[dict]) -> dict:
@@ -99,11 +113,11 @@ def _observed(got_obs:list[dict]) -> dict:
   for o in got_obs: got.setdefault((o["site"], o["k"]), o)
   return got
 
-def _problems(ref_obs:list[dict], got_obs:list[dict]) -> list[str]:
+def _problems(ref_obs:list[dict], got_obs:list[dict], shown:set[str]|None=None) -> list[str]:
   got = _observed(got_obs)
-  return [p for r in ref_obs if (p := _problem(r, got.get((r["site"], r["k"])))) is not None]
+  return [p for r in ref_obs if (p := _problem(r, got.get((r["site"], r["k"])), shown)) is not None]
 
-def first_failing_check(ref_obs:list[dict], got_obs:list[dict]) -> str|None:
+def first_failing_check(ref_obs:list[dict], got_obs:list[dict], shown:set[str]|None=None) -> str|None:
   """The first check, in the reference's order, that the learner's run observed and got wrong, while every check
   before it was observed and right: where a self-check (whose checks raise at once) would have stopped. In the
   learner's run the checks only record, so the test goes on and may raise later on the wrong value (an IndexError
@@ -112,7 +126,7 @@ def first_failing_check(ref_obs:list[dict], got_obs:list[dict]) -> str|None:
   for r in ref_obs:
     mine = got.get((r["site"], r["k"]))
     if mine is None: return None
-    if (p := _problem(r, mine)) is not None: return p
+    if (p := _problem(r, mine, shown)) is not None: return p
   return None
 
 def learner_error(ename:str) -> str:
@@ -123,10 +137,10 @@ def learner_error(ename:str) -> str:
   name = str(ename)
   return name if name in KNOWN_ERRORS else "an exception of a class the answer defines"
 
-def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:set[str]|None=None) -> dict:
+def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:set[str]|None=None, shown:set[str]|None=None) -> dict:
   """The result of one test: `test` has id and max_score; `ref` and `got` are outcomes (see `outcome`); `sites`: the
-  sites of the checks in the trusted cells (transform.notebook_sites). A result whose records were forged carries
-  `forged` (why) for the report's flags."""
+  sites of the checks in the trusted cells (transform.notebook_sites); `shown`: the names a hidden check may show
+  (see `label`). A result whose records were forged carries `forged` (why) for the report's flags."""
   result = {**test, "status": "", "score": 0.0, "message": ""}
   done = lambda status, message: {**result, "status": status, "message": redact(message)}
   if ref["error"] and ref["error"][0] in SKIPPED: return done("skipped", error_text(*ref["error"]).split(": ", 1)[-1])
@@ -137,11 +151,11 @@ def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:se
   if got["state"] == "timeout": return done("timeout", run_message or "the cell ran out of time")
   if (why := forged(ref["observations"], got["observations"], sites)):
     return {**done("failed", f"observation records that the test's checks did not make: {why}"), "forged": why}
-  problems = _problems(ref["observations"], got["observations"])
+  problems = _problems(ref["observations"], got["observations"], shown)
   if got["error"]:                                          # a skip counts only where the reference skipped too (above)
     ename = got["error"][0]
     if ename in SKIPPED: return done("failed", f"{ename}: the test was skipped in this run but not in the reference run")
-    if (first := first_failing_check(ref["observations"], got["observations"])) is not None: return done("failed", first)
+    if (first := first_failing_check(ref["observations"], got["observations"], shown)) is not None: return done("failed", first)
     shown = learner_error(ename)
     if ename in FAILED: return done("failed", f"{shown}: a check of the test failed" + (f"; first: {problems[0]}" if problems else ""))
     return done("error", f"{shown}: raised while the test ran (its message is not shown in a report; `autograder check` shows it for the visible tests)"

@@ -9,6 +9,13 @@ GRADED_MODULES = {"numpy", "np", "torch", "tinygrad", "autograder", "builtins", 
                   "Device", "nbformat", "math", "time", "statistics"}
 NAMESPACE = {"globals", "locals", "vars"}
 DYNAMIC = {"exec", "eval", "compile", "__import__"}
+# Running code the answer does not spell out: the dynamic builtins however they are reached (`builtins.exec`, an alias,
+# `getattr(builtins, "ex" + "ec")`, `from builtins import exec as run`), code objects (marshal, `__code__`,
+# types.FunctionType / CodeType) and imports by a computed name. A copy shipped as a base64 marshal payload needs some
+# of these (classroom/similarity.py decodes it for the comparison).
+CODE_ATTRIBUTES = {"FunctionType", "CodeType", "LambdaType", "__code__", "co_code", "func_code", "import_module"}
+CODE_MODULES = {"marshal", "builtins", "types", "importlib", "codeop", "code"}       # whose dynamic parts are reached by attribute
+DYNAMIC_TEXT = DYNAMIC | {"marshal", "builtins", "__builtins__", "FunctionType", "CodeType", "__code__", "import_module"}
 FRAMES = {"_getframe", "currentframe", "stack", "getouterframes", "getinnerframes", "f_back", "f_globals", "f_locals", "f_builtins"}
 PROCESS = {("os", "_exit"), ("os", "kill"), ("os", "killpg"), ("os", "abort"), ("sys", "exit"), ("os", "fork"), ("os", "setsid")}
 PROGRAMS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execvp"), ("os", "spawnv")}
@@ -44,6 +51,42 @@ def _text(node:ast.AST) -> str|None:
     return sep.join(parts) if all(p is not None for p in parts) else None
   return None
 
+def _aliases(tree:ast.AST) -> dict[str, str]:
+  """{name bound in the code: the module of CODE_MODULES (or the dynamic builtin) it stands for}, from its imports."""
+  out = {"__builtins__": "builtins"}
+  for n in ast.walk(tree):
+    if isinstance(n, ast.Import):
+      for a in n.names:
+        if a.name.split(".")[0] in CODE_MODULES: out[(a.asname or a.name).split(".")[0]] = a.name.split(".")[0]
+    elif isinstance(n, ast.ImportFrom) and n.module and n.module.split(".")[0] in CODE_MODULES:
+      for a in n.names: out[a.asname or a.name] = f"{n.module}.{a.name}"
+  return out
+
+def _dynamic(n:ast.AST, aliases:dict[str, str]) -> str|None:
+  """What a node does that runs code the answer does not spell out, or None."""
+  if isinstance(n, ast.Import):
+    hits = [a.name for a in n.names if a.name.split(".")[0] in ("marshal", "codeop", "code")]
+    return f"imports {hits[0]}" if hits else None
+  if isinstance(n, ast.ImportFrom) and n.module:
+    root = n.module.split(".")[0]
+    hits = [a.name for a in n.names if root in ("marshal", "codeop", "code") or a.name in DYNAMIC | CODE_ATTRIBUTES or a.name == "*" and root in CODE_MODULES]
+    return f"imports {hits[0]} from {n.module}" if hits else None
+  if isinstance(n, ast.Attribute):
+    root = _root(n)
+    if n.attr in CODE_ATTRIBUTES: return f"uses .{n.attr}"
+    if root is not None and aliases.get(root) in CODE_MODULES and isinstance(n.value, ast.Name):
+      if aliases[root] in ("marshal", "codeop", "code") or n.attr in DYNAMIC | {"__dict__", "__getattribute__"}: return f"uses {root}.{n.attr}"
+  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in aliases and n.id != "__builtins__":
+    target = aliases[n.id]
+    if target.rsplit(".", 1)[-1] in DYNAMIC | CODE_ATTRIBUTES and n.id not in DYNAMIC: return f"uses {n.id} ({target})"
+  if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("getattr", "vars") and n.args:
+    target = aliases.get(_root(n.args[0]) or "")
+    if target in CODE_MODULES: return f"reads {target} by {n.func.id}()"
+  if isinstance(n, (ast.Constant, ast.BinOp, ast.JoinedStr)) or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "join"):
+    said = _text(n)
+    if said is not None and said.strip() in DYNAMIC_TEXT: return f"names {said.strip()!r} in a string"
+  return None
+
 def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[dict]:
   """The flags of one piece of code: [{"where": "ans_x, line 3", "what": "...", "rule": "..."}]. `forbidden`: the
   names of the functions the module's tests forbid during the learner's calls (tinygrad's own `gradient`, `dot`, ...):
@@ -56,7 +99,9 @@ def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[dict]:
     except SyntaxError: return []
   out = []
   def flag(node, rule, what): out.append({"where": f"{where}, line {getattr(node, 'lineno', '?')}", "rule": rule, "what": what})
+  aliases = _aliases(tree)
   for n in ast.walk(tree):
+    if (what := _dynamic(n, aliases)) is not None: flag(n, "dynamic code", what)
     if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) and len(n.value) > MAX_LITERAL_CHARS:
       flag(n, "large constant table", f"a {type(n.value).__name__} literal of {len(n.value):,} characters")
     elif isinstance(n, (ast.List, ast.Tuple, ast.Set, ast.Dict)) and len(n.keys if isinstance(n, ast.Dict) else n.elts) > MAX_LITERAL_ITEMS:

@@ -4,7 +4,7 @@ For each module: the reference run (the trusted solution, oracle included, in a 
 hash of the module's files, the grader and the library versions, in a folder no kernel can see), then the learner's
 run (their answers with the trusted cells, oracle cut out, in the sandbox), then the verdict in this process."""
 from __future__ import annotations
-import time
+import sys, time, traceback
 from pathlib import Path
 from autograder.core.assemble import Unreadable, answer_files, assemble, parse_notebook, read_notebook, read_submission
 from autograder.core.cause import explain
@@ -12,7 +12,7 @@ from autograder.core.cells import grade_id, hint, is_answer, is_test, points, ta
 from autograder.core.course import notebook_path
 from autograder.core.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
 from autograder.core.settings import module_settings
-from autograder.core.transform import hidden_text, notebook_sites
+from autograder.core.transform import hidden_text, notebook_sites, visible_strings
 from autograder.core.verdict import Redactor, judge
 from autograder.grading.flags import flags
 from autograder.grading.runs import reference, run_module
@@ -51,8 +51,9 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
     missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
     known = notebook_sites(source)
+    shown = visible_strings(source) | {str(o.get("name")) for t in ref["tests"].values() for o in t.get("observations", []) if not o.get("hidden")}
     tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
-                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known)
+                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known, shown)
              for c in source.cells if is_test(c)]
     explain(tests, {k: v.get("cause", "") for k, v in got.items()}, source)     # causes, told as the self-check does
     for t in tests: t["message"] = redact(t["message"])
@@ -71,9 +72,26 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
           "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
           "seconds": round(time.monotonic() - start, 2), "tests": tests}
 
+GRADER_ERROR = "grader_error"
+
+def failed_module(module:str, source_root:Path, error:Exception, seconds:float=0.0) -> dict:
+  """A module whose grading raised in the grader (a bug of ours, or input we did not foresee): its tests, unscored,
+  with a message that names the exception's type only (its text may quote what the learner's files hold)."""
+  message = f"the grader failed on this module ({type(error).__name__}); the other modules were graded: tell your instructor"
+  try: tests = _unexecuted(read_notebook(notebook_path(source_root, module)), message)
+  except Exception: tests = []
+  return {"module": module, "status": GRADER_ERROR, "message": message, "sandbox": "", "flags": [], "score": 0.0,
+          "max_score": sum(t["max_score"] for t in tests), "seconds": round(seconds, 2), "tests": tests}
+
 def grade(modules:list[str], source_root:Path, submission_root:Path, on_module=None, on_cell=None) -> dict:
+  """Every module's part of the report. A module whose grading raises becomes a `grader_error` row of that module (the
+  traceback goes to stderr, for the instructor): no module can cost another its grade."""
   results = []
   for module in modules:
-    results.append(grade_module(module, source_root, submission_root, on_cell))
+    start = time.monotonic()
+    try: results.append(grade_module(module, source_root, submission_root, on_cell))
+    except Exception as e:
+      traceback.print_exc(file=sys.stderr)
+      results.append(failed_module(module, source_root, e, time.monotonic() - start))
     if on_module: on_module(results[-1])
   return {"score": sum(m["score"] for m in results), "max_score": sum(m["max_score"] for m in results), "modules": results}

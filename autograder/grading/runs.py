@@ -66,13 +66,15 @@ def _checker_notebook(prepared, assembled):
   out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
   return out
 
-def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None) -> tuple[dict, str, str, str]:
+def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None,
+               errors:list|None=None) -> tuple[dict, str, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
   module's resource limits (see core/limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
   of each test by id, the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
-  writes its cache there."""
+  writes its cache there. `errors`, a list: gets {"cell", "error"} for each cell other than a test that raised (the
+  canary's set-up failures)."""
   settings = module_settings(nb)
   prepared = prepare(nb, learner=learner)
   parts = [prepared]
@@ -94,6 +96,9 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
         copy_db(run_dir / "cache.db", tinygrad_cache())
         if seed_db is not None: copy_db(run_dir / "cache.db", seed_db)
     outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message, "cause": run_cause(part, i, run)} for i, c in enumerate(part.cells) if is_test(c)})
+    if errors is not None:
+      errors += [{"cell": grade_id(c) or f"cell {i}", "error": err} for i, c in enumerate(part.cells)
+                 if c.cell_type == "code" and not is_test(c) and (err := outcome(c, i, run)["error"]) is not None]
     if run.status != "completed" and status == "completed": status, message = run.status, run.message
   return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
 

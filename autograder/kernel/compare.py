@@ -7,7 +7,7 @@ that data alone (numpy only, nothing is ever unpickled), in the kernel for self-
 process for grading: one implementation, so both give the same verdict and the same message.
 """
 from __future__ import annotations
-import base64, enum, json, math
+import base64, builtins, enum, functools, importlib, json, math, re, sys, types
 from typing import Any
 
 MAX_ARRAY_BYTES, MAX_DEPTH, MAX_ITEMS = 64 << 20, 24, 100_000
@@ -79,6 +79,48 @@ def type_names(cls:type) -> list[str]:
   """`module.qualname` of a class and of everything it inherits from."""
   return [f"{c.__module__}.{c.__qualname__}" for c in getattr(cls, "__mro__", (cls,))]
 
+# ---- names a message may show -----------------------------------------------------------------------------------------
+# A class name recorded in the learner's kernel is text the learner chose (a class can be given any __qualname__ and
+# __module__, of any length): shown in a message, it would carry out whatever the kernel read, hidden tests included.
+# A message names a class only when a trusted module (Python's builtins, numpy, torch, tinygrad, the grader's own)
+# really defines a class of that module and qualified name, looked up in this process; any other is OWN_CLASS.
+TRUSTED_ROOTS = ("builtins", "numpy", "torch", "tinygrad", "autograder")
+OWN_CLASS = "a class the answer defines"
+OPAQUE_LABELS = {"array", "nested", "Tensor", "list", "tuple", "set", "frozenset", "dict"}     # what encode itself writes
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_BUILTIN_TYPES = {t.__qualname__: t for t in list(vars(builtins).values()) + list(vars(types).values())
+                  if isinstance(t, type) and t.__module__ == "builtins"}
+
+@functools.lru_cache(maxsize=4096)
+def _trusted_class(full:str) -> str|None:
+  if not isinstance(full, str) or len(full) > 200 or not _DOTTED.fullmatch(full): return None
+  for i in [i for i, ch in enumerate(full) if ch == "."]:
+    module, qual = full[:i], full[i + 1:]
+    root = module.split(".")[0]
+    if root not in TRUSTED_ROOTS: continue
+    if root == "builtins": obj = _BUILTIN_TYPES.get(qual) if module == "builtins" else None
+    else:
+      if root not in sys.modules:
+        try: importlib.import_module(root)                  # only a top-level package we trust; never a name of the learner's
+        except Exception: continue
+      obj = sys.modules.get(module)
+      for part in qual.split("."):
+        obj = vars(obj).get(part) if obj is not None and hasattr(obj, "__dict__") else None
+    if isinstance(obj, type) and obj.__module__ == module and obj.__qualname__ == qual: return qual.rsplit(".", 1)[-1]
+  return None
+
+def class_name(full:Any) -> str:
+  """The short name of a class recorded as 'module.qualname' (`ndarray`, `Tensor`, `int`) when a trusted module
+  defines it, else OWN_CLASS."""
+  return _trusted_class(full) or OWN_CLASS if isinstance(full, str) else OWN_CLASS
+
+_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
+           "float64", "half", "float", "double", "long", "int", "short", "char", "uchar", "ushort", "uint", "ulong", "complex64", "complex128"}
+
+def dtype_label(name:Any) -> str:
+  """A dtype name as a message may show it: a known dtype's name, or 'another dtype' (the name is the learner's text)."""
+  return name if isinstance(name, str) and (name in _DTYPES or re.fullmatch(r"fp8e[45]m[23]|[a-z]+[0-9]{0,3}", name) and len(name) <= 12) else "another dtype"
+
 # ---- decoding and comparing (anywhere; numpy only) -------------------------------------------------------------------
 
 def decode_array(node:dict):
@@ -111,8 +153,9 @@ def plain_value(e:Any) -> Any:
   if "__float__" in e: return float(e["__float__"])
   if "__dtype__" in e: return f"dtypes.{e['__dtype__']}"
   if "__enum__" in e: return e["__enum__"]
-  if "__type__" in e: return e["__type__"][0].rsplit(".", 1)[-1]
-  return f"<{e.get('__object__', 'object')}: {e.get('repr', '')}>"
+  if "__type__" in e: return class_name((e["__type__"] or [""])[0]) if isinstance(e["__type__"], list) else OWN_CLASS
+  label = e.get("__object__", "object")
+  return f"<{label if label in OPAQUE_LABELS else class_name(label)}: {e.get('repr', '')}>"
 
 def _key(k:Any) -> Any:
   v = plain_value(k)
@@ -176,7 +219,7 @@ def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True) ->
     missing, extra = [db[k][0] for k in db if k not in da], [da[k][0] for k in da if k not in db]
     if missing or extra:
       parts = ([f"missing keys {show(missing)}"] if missing and reveal else ["keys differ from the reference" if missing else ""]) + \
-              ([f"unexpected keys {show(extra)}"] if extra else [])
+              ([f"unexpected keys {show(extra)}" if reveal else f"{len(extra)} unexpected key(s)"] if extra else [])
       return at(path) + "; ".join(p for p in parts if p)
     for k, (key, vb) in db.items():
       if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 60)}]", reveal)): return d
@@ -204,7 +247,7 @@ def _close(actual:Any, expected:Any, opts:dict, reveal:bool) -> str|None:
   if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}" if reveal else f"shape {tuple(a.shape)} differs from the reference's"
   if opts.get("dtype", True):
     da, db = _dtype_of(actual) or a.dtype.name, _dtype_of(expected) or b.dtype.name
-    if da != db: return f"expected dtype {db}, got {da}" if reveal else f"dtype {da} differs from the reference's"
+    if da != db: return f"expected dtype {db}, got {dtype_label(da)}" if reveal else f"dtype {dtype_label(da)} differs from the reference's"
   rtol, atol = float(opts.get("rtol", 1e-5)), float(opts.get("atol", 1e-6))
   a64, b64 = a.astype(np.float64), b.astype(np.float64)
   ok = np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
@@ -222,6 +265,12 @@ def _types(e:Any) -> list[str]:
   if isinstance(e, dict) and "__tuple__" in e: return [t for x in e["__tuple__"] for t in _types(x)]
   return []
 
+def _got_class(got:Any, actual:Any, reveal:bool) -> str:
+  """The learner's class in a message: its name when a trusted module defines it (see class_name)."""
+  return class_name(got[0]) if isinstance(got, list) and got else shown(actual, reveal)
+
+def _a(name:str) -> str: return name if name == OWN_CLASS or name.startswith("a value") else f"a {name}"
+
 def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool=True) -> str|None:
   """The message of a failed check, or None when `actual` passes. Both values are encoded data."""
   opts = opts or {}
@@ -236,16 +285,16 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
     want = _types(expected)
     got = actual["__type__"] if isinstance(actual, dict) and "__type__" in actual else []
     if any(w in got for w in want): return None
-    names = " or ".join(w.rsplit(".", 1)[-1] for w in want)
-    mine = got[0].rsplit('.', 1)[-1] if got else shown(actual, reveal)
-    return f"expected a {names}, got {mine}" if reveal else f"a {mine} is not the type the reference expects"
+    names = " or ".join(w.rsplit(".", 1)[-1] for w in want)                # the reference's: trusted
+    mine = _got_class(got, actual, reveal)
+    return f"expected a {names}, got {mine}" if reveal else f"{_a(mine)} is not the type the reference expects"
   if kind == "raises":
     want = _types(expected)
     names = " or ".join(w.rsplit(".", 1)[-1] for w in want)
     if actual is None: return f"expected it to raise {names}, but it returned normally" if reveal else "it returned normally; the reference expects an exception"
     got = actual.get("__type__", []) if isinstance(actual, dict) else []
     if any(w in got for w in want): return None
-    mine = got[0].rsplit('.', 1)[-1] if got else shown(actual, reveal)
+    mine = _got_class(got, actual, reveal)
     return f"expected {names}, it raised {mine}" if reveal else f"it raised {mine}, not the exception the reference expects"
   if kind == "range":
     low, high = (plain_value(x) for x in plain_value(expected)) if isinstance(plain_value(expected), (list, tuple)) else (None, None)
@@ -267,7 +316,8 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
     ka, kb = {json.dumps(x, sort_keys=True): x for x in sa}, {json.dumps(x, sort_keys=True): x for x in sb or []}
     missing, extra = [kb[k] for k in kb if k not in ka], [ka[k] for k in ka if k not in kb]
     if not missing and not extra: return None
-    parts = ([f"missing {show(missing)}" if reveal else f"{len(missing)} item(s) missing"] if missing else []) + ([f"unexpected {show(extra)}"] if extra else [])
+    parts = ([f"missing {show(missing)}" if reveal else f"{len(missing)} item(s) missing"] if missing else []) + \
+            ([f"unexpected {show(extra)}" if reveal else f"{len(extra)} unexpected item(s)"] if extra else [])
     return "; ".join(parts)
   return f"unknown comparison {kind!r}"
 

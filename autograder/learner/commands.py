@@ -27,6 +27,10 @@ def cmd_check(args) -> int:
     except Unreadable as e:
       print(f"cannot read {path}: {e}")
       results.append({"module": module, "status": "unreadable", "message": str(e), "score": 0, "max_score": 0, "seconds": 0, "tests": [], "passed": False})
+    except Exception as e:                                # what a learner's folder holds must never stop the other modules' checks
+      print(f"the self-check of {module} failed ({type(e).__name__}: {str(e)[:200]}); the other modules are checked")
+      results.append({"module": module, "status": "error", "message": f"the self-check failed ({type(e).__name__})", "score": 0, "max_score": 0,
+                      "seconds": 0, "tests": [], "passed": False})
   write({"score": sum(m["score"] for m in results), "max_score": sum(m["max_score"] for m in results), "modules": results}, args.json, args.markdown)
   return 0 if args.exit_zero or all(m["passed"] for m in results) else 1
 

@@ -32,6 +32,8 @@ def module_lines(folder:Path) -> list[str]:
 
 def progress(projects:Path, modules:list[str]) -> str:
   lines = []
-  for module in modules: lines += module_lines(Path(projects) / module)
+  for module in modules:
+    try: lines += module_lines(Path(projects) / module)
+    except Exception as e: lines.append(f"{module:<24} its last check cannot be read ({type(e).__name__}); run `autograder check {module[:2]}` again")
   lines.append(f"(from each module's {LAST_CHECK}, written by `autograder check`; grading adds hidden checks, so these are not scores)")
   return "\n".join(lines)

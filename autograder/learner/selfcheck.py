@@ -3,10 +3,13 @@ the released starter), run its visible tests in a fresh kernel, and say, task by
 where in the learner's own code an error came from. It also says plainly what grading will ignore: code outside the
 answer cells, and answer cells whose type or id changed."""
 from __future__ import annotations
-import copy, datetime, json, os, re, time
+import ast, copy, datetime, json, os, re, time
 from pathlib import Path
 from nbformat import NotebookNode
-from autograder.core.assemble import read_notebook, assemble, answer_cells
+from autograder.core.assemble import Unreadable, read_notebook, assemble, answer_cells
+from autograder.core.files import read_safe
+from autograder.core.manifest import MANIFEST, read as manifest_of, sha256
+from autograder.core.transform import python_source
 from autograder.core.cause import error_cause, explain, frames, needs, trim
 from autograder.core.cells import is_answer, is_test, grade_id, hint, points, task_titles, defined_names
 from autograder.core.execute import Run, limits, run_notebook
@@ -34,7 +37,8 @@ def differences(starter:NotebookNode, mine:NotebookNode) -> list[str]:
     if is_answer(cell):
       same_id = [c for c in mine.cells if grade_id(c) == gid]
       if same_id and same_id[-1].cell_type != "code":
-        out.append(f"answer cell {gid} is now a {same_id[-1].cell_type} cell: grading finds no code in it")
+        out.append(f"answer cell {gid} is now a {same_id[-1].cell_type} cell: grading runs its text as code all the same, and so does "
+                   "this check; turn it back into a code cell so that your notebook runs it too")
       elif found.get(i) is None: out.append(f"no answer cell {gid} (grading uses the unanswered stub)")
       elif not same_id: out.append(f"answer cell {gid} lost its id; grading found it by the names it defines ({', '.join(sorted(defined_names(cell.source)))})")
     elif cell.cell_type == "code" and gid:
@@ -45,6 +49,47 @@ def differences(starter:NotebookNode, mine:NotebookNode) -> list[str]:
     if cell.cell_type == "code" and id(cell) not in used and grade_id(cell) not in starter_ids and cell.source.strip():
       out.append(f"cell {n + 1} ({cell.source.strip().splitlines()[0][:40]!r}) is code outside the answer cells: grading ignores it")
   return out
+
+def _imports(source:str) -> set[str]:
+  """The top-level names of the modules a piece of code imports (absolute imports only)."""
+  try: tree = ast.parse(python_source(source))
+  except (SyntaxError, ValueError, RecursionError):
+    try: tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError): return set()
+  out = set()
+  for n in ast.walk(tree):
+    if isinstance(n, ast.Import): out |= {a.name.split(".")[0] for a in n.names}
+    elif isinstance(n, ast.ImportFrom) and n.module and not n.level: out.add(n.module.split(".")[0])
+  return out
+
+def release_notes(folder:Path, pristine:Path, shipped:dict|None, answers:list[tuple[str, str]]) -> tuple[list[str], bool]:
+  """What the self-check says about the module folder against what release shipped (core/manifest.py): (notes,
+  whether the `.released` copy it builds from was edited). A support file the learner changed is noted (grading uses
+  the course's), and so is an answer (cell or answer file) that imports a file of the folder that grading will not
+  take: grading takes the answer files and `learner_files` from the learner, every other file from the course."""
+  if shipped is None:
+    return ([f"no release manifest at {RELEASED}/{MANIFEST}: this check cannot tell whether {RELEASED}/ was edited"] if pristine.is_file() else []), False
+  notes, edited = [], False
+  if pristine.is_file() and sha256(pristine.read_bytes()) != shipped["notebook"]:
+    edited = True
+    notes.append(f"{RELEASED}/{pristine.name} differs from what release shipped: this check builds the notebook from it, grading from the "
+                 f"course, so these results do not predict grading; restore it (git checkout -- {RELEASED}/{pristine.name})")
+  own = set(shipped["answer_files"]) | set(shipped["learner_files"])
+  for rel, digest in sorted(shipped["files"].items()):
+    if rel in own: continue
+    data = read_safe(folder, rel)
+    if data is None: notes.append(f"{rel}, a file release shipped, is missing here: grading uses the course's")
+    elif sha256(data) != digest: notes.append(f"{rel} differs from the file release shipped: grading uses the course's, not yours")
+  taken = set(shipped["files"]) | own
+  for where, source in answers:
+    for name in sorted(_imports(source)):
+      for rel in (f"{name}.py", f"{name}/__init__.py", name):
+        if not (folder / rel).exists() or rel in taken or any(t.startswith(f"{name}/") for t in taken): continue
+        notes.append(f"{where} imports {name} from {rel} in this folder, which grading does not take (it takes only the answer files"
+                     + (f" {', '.join(sorted(shipped['answer_files']))}" if shipped["answer_files"] else "") + " and the course's own files): "
+                     "move that code into an answer cell")
+        break
+  return notes, edited
 
 def learner_line(nb:NotebookNode, run:Run, test_index:int, workdir:Path) -> str|None:
   """Where the error of a test cell came from in the learner's own code: the deepest frame that is not a test cell."""
@@ -62,7 +107,8 @@ def learner_line(nb:NotebookNode, run:Run, test_index:int, workdir:Path) -> str|
     elif (m := FILE_FRAME.search(frame)):
       path = Path(m[1]).expanduser()
       if path.is_file() and workdir.resolve() in path.resolve().parents:
-        lines, n = path.read_text().splitlines(), int(m[2])
+        try: lines, n = path.read_text(errors="replace").splitlines(), int(m[2])
+        except (OSError, ValueError): continue
         found = f"{path.name}, line {n}: {lines[n-1].strip()}" if 0 < n <= len(lines) else f"{path.name}, line {n}"
   return found
 
@@ -151,9 +197,16 @@ def self_check(path:Path, log=print, task:str|None=None) -> dict:
   start = time.monotonic()
   mine = read_notebook(path)
   pristine = released_path(path)
-  starter = read_notebook(pristine) if pristine.is_file() else mine
+  try: starter = read_notebook(pristine) if pristine.is_file() else mine
+  except Unreadable as e: raise Unreadable(f"its released copy {RELEASED}/{pristine.name}: {e}") from None
   if starter is mine: log(f"  note: no released copy at {pristine}; running your notebook as it is")
   notes = differences(starter, mine)
+  found = answer_cells(starter, mine)
+  shipped = manifest_of(path.parent)
+  answers = [(f"answer cell {grade_id(starter.cells[i]) or i + 1}", c.source) for i, c in found.items() if c is not None]
+  answers += [(name, data.decode("utf-8", "replace")) for name in (shipped or {}).get("answer_files", []) if (data := read_safe(path.parent, name)) is not None]
+  more, edited = release_notes(path.parent, pristine, shipped, answers)
+  notes += more
   for line in notes: log(f"  note: {line}")
   nb = assemble(starter, mine)
   titles = task_titles(nb)
@@ -188,14 +241,14 @@ def self_check(path:Path, log=print, task:str|None=None) -> dict:
   if run.status != "completed": log(f"  the run stopped early: {run.message}")
   hidden = [r for r in results if r["hidden_checks"]]
   log(f"{passed}/{len(results)} visible checks passed" + (f" ({skipped} skipped: this machine cannot run them)" if skipped else "")
-      + (f"; next, look at: {first_open}" if first_open else ""))
+      + (f"; next, look at: {first_open}" if first_open else "") + (f" (built from an edited {RELEASED}/ copy: not what grading runs)" if edited else ""))
   if hidden:
     log(f"grading adds hidden checks on other inputs to {len(hidden)} of these {len(results)} tests ({sum(r['max_score'] for r in hidden):g} of "
         f"{sum(r['max_score'] for r in results):g} points): a test's points need its hidden checks too, so passing here is not a promised score")
   report = {"module": path.parent.name, "status": "graded" if run.status == "completed" else run.status, "message": clean(run.message),
             "notes": notes, "score": sum(r["score"] for r in results), "max_score": sum(r["max_score"] for r in results),
-            "seconds": round(time.monotonic() - start, 2), "tests": results, "task": task or "",
-            "passed": passed == len(results) and run.status == "completed"}
+            "seconds": round(time.monotonic() - start, 2), "tests": results, "task": task or "", "released_edited": edited,
+            "passed": passed == len(results) and run.status == "completed" and not edited}
   if hints: report["hints_opened"] = {t: [min(opened.get(t, 0), len(v)), len(v)] for t, v in hints.items()}
   save_last(path.parent, report)
   return report
@@ -203,9 +256,18 @@ def self_check(path:Path, log=print, task:str|None=None) -> dict:
 # ---- the last results, for `autograder progress` ----------------------------------------------------------------------
 
 def load_last(folder:Path) -> dict|None:
+  """The last results kept in a module folder, read as untrusted data (the file is the learner's): entries that are
+  not tables are dropped and every field takes its type (a status and a message are text, points are numbers);
+  None when there is no readable file."""
   try: data = json.loads((Path(folder) / LAST_CHECK).read_text())
-  except (OSError, ValueError): return None
-  return data if isinstance(data, dict) and isinstance(data.get("tests"), dict) else None
+  except (OSError, ValueError, RecursionError): return None
+  if not isinstance(data, dict) or not isinstance(data.get("tests"), dict): return None
+  text = lambda v: v if isinstance(v, str) else ""
+  number = lambda v: float(v) if type(v) in (int, float) and v == v and abs(v) < 1e12 else 0.0
+  tests = {str(k): {"task": text(t.get("task")), "status": text(t.get("status")) or "?", "score": number(t.get("score")),
+                    "max_score": number(t.get("max_score")), "message": text(t.get("message")), "hidden_checks": t.get("hidden_checks") is True,
+                    "when": text(t.get("when"))} for k, t in data["tests"].items() if isinstance(t, dict)}
+  return {"version": data.get("version"), "module": text(data.get("module")), "when": text(data.get("when")), "tests": tests}
 
 def save_last(folder:Path, report:dict):
   """Keep each test's last result (a check of one task updates that task's tests only)."""

@@ -1,5 +1,6 @@
 """The learner repository (`autograder export-student`): it holds no answers, no hidden test and no hidden data, its
 two commands work from a fresh clone, and the CI workflows are valid and run only commands these tests exercise."""
+import re
 import os
 import subprocess
 import sys
@@ -65,6 +66,7 @@ def test_the_export_holds_no_solution_and_no_hidden_test(exported):
   assert {"projects", "course", "autograder", "README.md", "Makefile", ".github"} <= names
   assert not {"solutions", "tests", ".git", "roster.example.csv"} & names
   assert "make lab" in (exported / "README.md").read_text() and "make check" in (exported / "README.md").read_text()
+  assert (exported / ".devcontainer/devcontainer.json").read_bytes() == (REPO / "autograder/authoring/learner_repo/devcontainer.json").read_bytes()
 
 @pytest.mark.slow
 def test_the_export_holds_no_data_a_module_hides(exported):
@@ -104,16 +106,23 @@ EXERCISED = {  # each command a workflow runs, and the test that runs it
   "make setup": "tests/authoring/test_export.py (make check runs set-up) and .ci/run",
   ".venv/bin/autograder check --exit-zero --json check.json --markdown check.md": "test_the_exports_two_commands_work_from_a_fresh_clone",
   'cat check.md >> "$GITHUB_STEP_SUMMARY" || true': "a shell append",
-  '.venv/bin/autograder fetch "$ROSTER" submissions': "classroom/test_fetch.py::test_fetch_takes_the_last_commit_before_the_deadline",
+  'if [ -d snapshots ]; then .venv/bin/autograder fetch "$ROSTER" submissions --snapshots snapshots; else .venv/bin/autograder fetch "$ROSTER" submissions; fi':
+    "classroom/test_fetch.py::test_lateness_is_what_the_server_had_when (both forms)",
+  '.venv/bin/autograder snapshot "$ROSTER" snapshots': "classroom/test_fetch.py::test_lateness_is_what_the_server_had_when",
+  'git add snapshots && git -c user.name=grade-class -c user.email=grade-class@users.noreply.github.com commit -qm "snapshot of the learners\' refs" && git push':
+    "a commit of the snapshot file (git)",
   '.venv/bin/autograder grade-all submissions --out gradebook --reference-only': "classroom/test_shards.py::test_shards_merge_into_the_unsharded_gradebook",
   'tar -cf submissions.tar submissions': "classroom/test_shards.py::test_shards_merge_into_the_unsharded_gradebook (runs it)",
   'tar -xf submissions.tar': "classroom/test_shards.py::test_shards_merge_into_the_unsharded_gradebook (runs it)",
   '.venv/bin/python -m autograder.shard "$SHARDS" >> "$GITHUB_OUTPUT"': "classroom/test_shards.py::test_the_matrix_step_prints_the_shards",
-  '.venv/bin/autograder grade-all submissions --out gradebook --shard "$SHARD" --jobs 2 --require-sandbox': "classroom/test_shards.py::test_shards_merge_into_the_unsharded_gradebook",
+  '.venv/bin/autograder grade-all submissions --out gradebook --shard "$SHARD" --jobs 2 --require-sandbox || test $? -eq 1':
+    "classroom/test_shards.py::test_shards_merge_into_the_unsharded_gradebook; exit 1: classroom/test_grade_all.py::test_grade_all_exits_nonzero_and_names_a_learner_whose_grading_failed",
   '.venv/bin/autograder merge shards/* --out gradebook --summary "$GITHUB_STEP_SUMMARY"': "classroom/test_shards.py::test_shards_merge_into_the_unsharded_gradebook",
   '.venv/bin/autograder stats gradebook --summary "$GITHUB_STEP_SUMMARY"': "classroom/test_gradebook.py::test_item_analysis",
   '.venv/bin/autograder export-grades gradebook --format canvas --roster "$ROSTER"': "classroom/test_gradebook.py::test_grades_for_the_lms",
   '.venv/bin/autograder similarity submissions --out gradebook/similarity': "classroom/test_similarity.py::test_similarity_finds_the_planted_pair",
+  '.venv/bin/autograder regrade previous submissions --out gradebook --shard "$SHARD" --jobs 2 --require-sandbox': "classroom/test_regrade.py::test_a_sharded_regrade_merges_into_the_unsharded_one",
+  '.venv/bin/autograder canary --tinygrad latest --out canary --summary "$GITHUB_STEP_SUMMARY"': "authoring/test_canary.py::test_the_canary_reports_what_a_release_breaks",
 }
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
@@ -127,4 +136,4 @@ def test_workflows_are_valid_and_run_only_tested_commands(workflow):
     assert job.get("timeout-minutes")
     for step in job["steps"]:
       if "run" in step: assert step["run"].strip() in EXERCISED, f"{workflow.name} runs an untested command: {step['run']}"
-      if "secrets." in str(step): assert "fetch" in step.get("run", ""), f"a secret outside the fetch step: {step}"
+      if "secrets." in str(step): assert re.match(r"(if \[ -d snapshots \]; then )?\.venv/bin/autograder (fetch|snapshot) ", step.get("run", "")), f"a secret outside the fetch and snapshot steps: {step}"

@@ -1,6 +1,7 @@
 """Class-size grading on the toy course: one learner's crash, timeout or garbage does not touch another's result; the
 gradebook and feedback are right and safe; an interrupted run resumes instead of starting over."""
 import csv
+import shutil
 import json
 import signal
 import subprocess
@@ -76,3 +77,17 @@ def test_feedback_shows_hints_and_never_secrets():
   md, page = markdown(report, "ada"), html_page(report, "ada")
   assert "Hint:" in md and "remember" in md and "Task 1.1" in md
   assert "<img" not in page and "<img" not in md and "onerror" in page      # the text stays, inert
+
+def test_grade_all_exits_nonzero_and_names_a_learner_whose_grading_failed(tmp_path):
+  """Issue 33, finding 4: grade-all exited 0 with a learner at grader_error. Now it names them and exits 1 (the
+  gradebook is written all the same), and a report left by an earlier run never stands for a run that did not finish."""
+  source = write_toy_course(tmp_path)
+  subs, out = tmp_path / "submissions", tmp_path / "gradebook"
+  learner(subs, source, "ada")
+  first = grade_all(source, subs, out, "--modules", "01")
+  assert first.returncode == 0 and book(out)[("ada", "01_toy")] == (5.0, "graded"), first.stderr[-2000:]
+  learner(tmp_path / "again", source, "ada", {"01_toy": {"ans_double": "def double(x):\n    return x + x"}})
+  shutil.rmtree(subs / "ada"); shutil.move(tmp_path / "again" / "ada", subs / "ada")          # a changed submission: graded again
+  done = grade_all(source, subs, out, "--modules", "01", "--timeout", "1")                      # ... and cut short
+  assert done.returncode == 1 and "grader errors for 1 learner(s): ada" in done.stderr, (done.returncode, done.stderr[-2000:])
+  assert book(out)[("ada", "")] == (0.0, "grader_error")                                         # not the earlier 5/5

@@ -113,7 +113,7 @@ def test_grades_for_the_lms(tmp_path):
   assert cli("export-grades", out, "--format", "canvas", "--roster", roster).returncode == 0
   canvas = list(csv.reader(open(out / "grades-canvas.csv")))
   assert canvas[0] == CANVAS_HEADER + ["01_x", "02_y"] and canvas[1][0].strip() == "Points Possible" and canvas[1][5:] == ["2", "3"]
-  assert canvas[2] == ["Lovelace, Ada", "101", "S-1", "ada1", "A", "2", "1"] and canvas[3][0] == "cmd()"          # no formula reaches a spreadsheet
+  assert canvas[2] == ["Lovelace, Ada", "101", "S-1", "ada1", "A", "2", "1"] and canvas[3][0] == "'=cmd()"         # quoted: no formula reaches a spreadsheet
   assert cli("export-grades", out, "--format", "moodle", "--roster", roster).returncode == 0
   moodle = list(csv.reader(open(out / "grades-moodle.csv")))
   assert MOODLE_IDS <= set(moodle[0]) and moodle[0][2:] == ["01_x", "02_y"] and moodle[1] == ["S-1", "ada@example.org", "2", "1"] and len(moodle) == 3
@@ -142,3 +142,61 @@ def test_commands_say_what_is_wrong_in_one_line(tmp_path, capsys):
   for command in ("grade-all", "merge", "stats", "export-grades", "similarity"):
     with pytest.raises(SystemExit) as done: main([command, "--help"])
     assert done.value.code == 0 and "usage: autograder " + command in capsys.readouterr().out
+
+FORMULAS = ["=cmd()", "+1+1", "-2+3", "@SUM(A1)", "\t=1+1", "\r=1+1", " =1+1", "\u00a0=1+1", "\uff1d1+1", "\uff0b1", "\uff0d1", "\uff20SUM(A1)",
+            "\u200b=1+1", "\u3000\uff1dHYPERLINK(1)"]
+
+def test_exports_quote_formulas_and_keep_identifiers(tmp_path):
+  """Issue 33, finding 11: a tab, CR, space, no-break space or full-width = before a formula survived the export, and
+  stripping rewrote identifiers (an SIS login -ada became ada: two rows matched one user). Now text is quoted
+  (OWASP), identifiers are written as the roster has them, and a learner whose identifier another learner has too is
+  left out and named."""
+  from autograder.classroom.gradebook import formula_like, spreadsheet_text
+  assert all(formula_like(f) and spreadsheet_text(f) == "'" + f for f in FORMULAS)
+  assert not any(formula_like(t) for t in ("Lovelace, Ada", "S-1", "ada@example.org", "3.5", " Points Possible", "a=b"))
+  names = [f"l{i:02d}" for i in range(len(FORMULAS))]
+  out = gradebook(tmp_path / "gb", {n: report({"01_x": {"t": (2, 2, "")}}) for n in names + ["ada", "dup"]})
+  roster = tmp_path / "roster.csv"
+  with open(roster, "w", newline="") as f:
+    w = csv.writer(f); w.writerow(["learner", "repository", "ref", "deadline", "name", "sis_id", "sis_login", "email", "section"])
+    for n, formula in zip(names, FORMULAS): w.writerow([n, "r", "main", "2026-12-01T23:59:00+01:00", formula, f"S-{n}", f"login-{n}", f"{n}@x.org", formula])
+    w.writerow(["ada", "r", "main", "2026-12-01T23:59:00+01:00", "Ada", "-17", "-ada", "-ada@x.org", "A"])
+    w.writerow(["dup", "r", "main", "2026-12-01T23:59:00+01:00", "Dup", "S-dup", "-ada", "dup@x.org", "A"])     # the same login as ada
+  done = cli("export-grades", out, "--format", "canvas", "--roster", roster)
+  assert done.returncode == 0, done.stderr
+  rows = {r[0].lstrip("'"): r for r in list(csv.reader(open(out / "grades-canvas.csv", newline="")))[2:]}
+  for formula in FORMULAS: assert rows[formula][0] == "'" + formula and rows[formula][4] == "'" + formula, rows[formula]
+  assert rows["Ada"][1:4] == ["", "-17", "-ada"] and "Dup" not in rows                   # identifiers as they are; no user matched twice
+  assert "dup: left out, the same SIS Login ID '-ada' (also ada's) would match one user twice" in done.stderr
+  assert "ada: note: SIS User ID, SIS Login ID starts like a spreadsheet formula" in done.stderr
+  moodle = cli("export-grades", out, "--format", "moodle", "--roster", roster)
+  assert moodle.returncode == 0 and ["-17", "-ada@x.org", "2"] in list(csv.reader(open(out / "grades-moodle.csv", newline=""))), moodle.stderr
+  (out / "feedback" / "l00" / "report.json").write_text(json.dumps(report({"01_x": {"t": (0, 2, "\u00a0=HYPERLINK(1)")}})))
+  rebuild(out)
+  assert next(r for r in csv.DictReader(open(out / "tasks.csv")) if r["learner"] == "l00")["message"] == "'\u00a0=HYPERLINK(1)"
+
+def test_one_learner_cannot_stop_the_gradebook(tmp_path):
+  """Issue 33, finding 3: a committer time zone of +9959 (git fsck --strict accepts it) made grade-all and merge exit 2
+  with no gradebook for anyone, naming no learner. A learner's unreadable date, report or fetch record is now that
+  learner's row; a time that cannot be read is counted as late as the policy allows, and said so."""
+  full = report({"01_x": {"t": (2, 2, "")}})
+  fetched = {"ada": {"commit": "a" * 40, "committed_at": "2023-11-19T02:12:20+99:59", "due": "2026-12-01T23:59:00+01:00"},
+             "bob": {"commit": "b" * 40, "committed_at": "2026-11-30T10:00:00+01:00", "due": "2026-12-01T23:59:00+01:00"}}
+  folder = tmp_path / "gb"
+  for name in ("ada", "bob", "cyd", "dee", "eve"): (folder / "feedback" / name).mkdir(parents=True)
+  gradebook(folder, {"ada": full, "bob": full, "dee": full}, fetched)
+  (folder / "feedback" / "cyd" / "report.json").write_text("[1, 2")                                  # unreadable
+  (folder / "feedback" / "dee" / "fetched.json").write_text("{oops")
+  (folder / "feedback" / "eve" / "report.json").write_text(json.dumps({"modules": [{"module": "01_x"}]}))   # not a report
+  (tmp_path / "grading.toml").write_text("[late]\nwindow_days = 3\npercent_per_day = 10\nmax_percent = 30\n")
+  done = cli("merge", folder, "--out", tmp_path / "merged", "--policy", tmp_path / "grading.toml")
+  assert done.returncode == 0, done.stderr
+  rows = {r["learner"]: r for r in csv.DictReader(open(tmp_path / "merged/gradebook.csv"))}
+  assert set(rows) == {"ada", "bob", "cyd", "dee", "eve"}
+  assert float(rows["bob"]["score"]) == 2 and float(rows["ada"]["late_percent"]) == 30 and float(rows["ada"]["score"]) == 1.4
+  assert "cannot be read, so lateness is unknown" in rows["ada"]["flags"]
+  assert rows["cyd"]["status"] == rows["eve"]["status"] == "grader_error" and "report.json" in rows["cyd"]["flags"]
+  assert float(rows["dee"]["score"]) == 1.4 and "fetched.json cannot be read" in rows["dee"]["flags"] and "holds no time" in rows["dee"]["flags"]
+  assert "grader errors for 2 learner(s): cyd, eve" in done.stderr
+  assert cli("stats", tmp_path / "merged").returncode == 0
+  assert cli("export-grades", tmp_path / "merged", "--format", "csv").returncode == 0

@@ -114,3 +114,22 @@ def test_without_the_sandbox_the_disk_attack_would_pay(tmp_path, monkeypatch):
   try: result = grade_module(MODULE, SOLUTIONS, submit(tmp_path, code.replace("__REPO__", str(REPO)).replace("__CACHE__", "/nonexistent")))
   finally: monkeypatch.delenv("AUTOGRADER_SANDBOX"); available.cache_clear()
   assert result["sandbox"].startswith("none") and result["score"] > 0
+
+COUNTER = '''
+def relu_sum_fused(a, b):
+    return (a + b).relu().sum().realize()
+
+def relu_sum_unfused(a, b):
+    out = (a + b).relu().sum().realize()       # fused after all ...
+    GlobalCounters.kernel_count += 2           # ... and the counter told otherwise
+    return out
+'''
+
+def test_a_counter_written_by_the_answer_earns_no_fusion_point(tmp_path):
+  """Issue 33, finding 12: `GlobalCounters.kernel_count += 2` after a fused expression earned module 01's fusion point:
+  a counter read in the learner's process decided it alone. The test now counts the kernels inside tinygrad's dispatch
+  (kernels_during) and observes their kinds, which writing the counter does not change."""
+  result = grade_module(MODULE, SOLUTIONS, submit(tmp_path, COUNTER, answer="ans_fusion"))
+  fusion = next(t for t in result["tests"] if t["id"] == "test_fusion")
+  assert fusion["status"] == "failed" and fusion["score"] == 0, fusion
+  assert "relu_sum_unfused" in fusion["message"] and "monkeypatching" in rules(result)

@@ -94,10 +94,10 @@ def test_a_failing_answer_reports_the_check_message_not_the_test(tmp_path, cours
   edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
   modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"))
   test = next(t for t in modules["01_toy"]["tests"] if t["id"] == "test_double")
-  assert test["status"] == "failed" and test["message"] == "double(21): got 23"      # a hidden check: the expected value is not shown
+  assert test["status"] == "failed" and test["message"] == "a hidden check: got 23"  # hidden: no expected value, and no label that names its input
   printed = capsys.readouterr()
   everything = printed.out + printed.err + json.dumps(report) + (tmp_path / "r.md").read_text()
-  for secret in ("HIDDEN", "check_equal(double(21)", "Traceback", "square(-7)"):
+  for secret in ("HIDDEN", "check_equal(double(21)", "double(21)", "Traceback", "square(-7)"):
     assert secret not in everything
 
 def test_unknown_module_is_a_usage_error(tmp_path, course):
@@ -124,3 +124,38 @@ def test_isolated_tests_run_in_a_kernel_where_no_answer_cell_ran(tmp_path, cours
   edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
   modules, _ = run_grade(tmp_path, source, submission)
   assert statuses(modules["01_toy"])["test_double"] == "failed"
+
+POISON = {  # issue 33, findings 4 and 5: valid JSON (nbformat reads it), but no reader of metadata expected it
+  "nbgrader null": (lambda nb: nb["cells"][1]["metadata"].__setitem__("nbgrader", None), "metadata.nbgrader is null"),
+  "nbgrader a list": (lambda nb: nb["cells"][1]["metadata"].__setitem__("nbgrader", ["x"]), "metadata.nbgrader is a list"),
+  "metadata a string": (lambda nb: nb["cells"][2].__setitem__("metadata", "x"), "its metadata is str"),
+  "grade_id a number": (lambda nb: nb["cells"][2]["metadata"]["nbgrader"].__setitem__("grade_id", 7), "grade_id is int"),
+  "points a string": (lambda nb: nb["cells"][3]["metadata"]["nbgrader"].__setitem__("points", "two"), "points is str"),
+  "autograder a list": (lambda nb: nb["cells"][3]["metadata"].__setitem__("autograder", [1]), "metadata.autograder is a list"),
+  "a lone surrogate": (lambda nb: nb["cells"][2].__setitem__("source", "def double(x):\n    return 2 * x  # \ud800"), "cannot be encoded as UTF-8"),
+}
+
+@pytest.mark.parametrize("poison", POISON, ids=list(POISON))
+def test_malformed_metadata_is_unreadable_and_costs_no_other_module(tmp_path, course, poison):
+  """A malformed cell in module 02 crashed `grade`: the learner's solved module 01 became grader_error 0/0. Now 02 is
+  unreadable, with the reason, and 01 keeps its points."""
+  source, submission = course
+  path = notebook(submission, "02_toy")
+  nb = json.loads(path.read_text()); POISON[poison][0](nb); path.write_text(json.dumps(nb))
+  modules, report = run_grade(tmp_path, source, submission)
+  assert modules["01_toy"]["status"] == "graded" and modules["01_toy"]["score"] == 5
+  assert modules["02_toy"]["status"] == "unreadable" and POISON[poison][1] in modules["02_toy"]["message"], modules["02_toy"]["message"]
+
+def test_a_grader_failure_in_one_module_is_that_modules_row(tmp_path, course, monkeypatch):
+  """Whatever raises while one module is graded (a bug of ours) becomes that module's grader_error row, named by
+  the exception's type only; the other modules are graded."""
+  from autograder.grading import grade as grading
+  real = grading.grade_module
+  def flaky(module, *args, **kwargs):
+    if module == "02_toy": raise KeyError("something the learner wrote")
+    return real(module, *args, **kwargs)
+  monkeypatch.setattr(grading, "grade_module", flaky)
+  modules, report = run_grade(tmp_path, *course)
+  assert modules["01_toy"]["score"] == 5 and modules["02_toy"]["status"] == "grader_error"
+  assert "KeyError" in modules["02_toy"]["message"] and "something" not in modules["02_toy"]["message"]
+  assert {t["status"] for t in modules["02_toy"]["tests"]} == {"not_run"} and modules["02_toy"]["max_score"] == 5

@@ -34,6 +34,20 @@ def test_kernel_checks_use_tinygrads_counters():
   check_no_kernels(lambda: a.reshape(2, 4).permute(1, 0))
   fails(lambda: check_no_kernels(lambda: (a * 3).realize()), "call: kernels run: expected 0, got 1")
 
+def test_kernel_checks_count_inside_tinygrads_dispatch():
+  """Issue 33, finding 12: a counter the answer can write must not decide a test. The kernel checks count what tinygrad's
+  dispatch adds per call, with the kernels' names, whatever else writes GlobalCounters meanwhile."""
+  from tinygrad import GlobalCounters
+  from autograder import kernels_during
+  a, b = Tensor.rand(8, 8).realize(), Tensor.rand(8, 8).realize()
+  def lying(): out = (a + b).relu().sum().realize(); GlobalCounters.kernel_count += 2; return out
+  def cleared(): out = (a * 3).realize(); GlobalCounters.reset(); return out
+  _, count, names = kernels_during(lying)
+  assert count == 1 and len(names) == 1 and names[0].startswith("r_")
+  assert [n[0] for n in kernels_during(lambda: (a + b).realize().relu().realize().sum().realize())[2]] == ["E", "E", "r"]
+  fails(lambda: check_kernel_count(lying, 3), "computation: kernels: expected 3, got 1")
+  fails(lambda: check_no_kernels(cleared), "call: kernels run: expected 0, got 1")
+
 def test_forbidden_traps_and_restores():
   a = Tensor.ones(2, 2)
   with forbidden(Tensor, "matmul", "__matmul__"):

@@ -63,3 +63,27 @@ def test_self_check_builds_like_grading_and_says_what_grading_ignores(tmp_path, 
   assert "code outside the answer cells: grading ignores it" in out and "'double = lambda x: 4'" in out
   assert "no answer cell ans_square" in out
   assert "passed          test_double" in out and "not attempted   test_square" in out
+
+LAST_CHECKS = ['{"tests": {"test_double": 3}}', '{"tests": {"test_double": {"status": [1], "score": "x", "message": {"a": 1}, "task": 7}}}',
+               '{"tests": []}', '[' * 100000, '\xff\xfe not utf-8', '{"tests": {"t": {"status": "passed", "score": 1e400}}}']
+
+@pytest.mark.parametrize("text", LAST_CHECKS)
+def test_progress_never_crashes_on_what_a_folder_holds(tmp_path, course, capsys, text):
+  """Issue 33, finding 4: a malformed .last_check.json crashed `progress`. A learner's folder is untrusted input."""
+  source, submission = course
+  (submission / "01_toy" / ".last_check.json").write_bytes(text.encode("latin-1") if text.startswith("\xff") else text.encode())
+  (submission / "02_toy" / "hints.b64").write_text("eyJ0YXNrcyI6IFsxLCAyXX0=\n")              # {"tasks": [1, 2]}
+  assert main(["progress", "--projects", str(submission)]) == 0
+  out = capsys.readouterr().out
+  assert "01_toy" in out and "02_toy" in out and "Traceback" not in out
+
+def test_check_says_why_a_malformed_notebook_cannot_be_read(tmp_path, course, capsys):
+  """`check` read the same metadata grading does: a null `nbgrader` table crashed it. Now the module is unreadable, with
+  the reason, and the other module is checked."""
+  import json
+  source, submission = course
+  path = notebook(submission)
+  nb = json.loads(path.read_text()); nb["cells"][2]["metadata"]["nbgrader"] = None; path.write_text(json.dumps(nb))
+  assert main(["check", "--projects", str(submission)]) == 1
+  out = capsys.readouterr().out
+  assert "cannot read" in out and "cell 3: metadata.nbgrader is null" in out and "passed          test_square (Toy module 2)" in out

@@ -68,4 +68,9 @@ MUTANTS += [
     {"name": "beam_report: both kernel times measured on the program without BEAM", "target": "ans_beam_report",
      "old": "        res[b] = (secs, kernel_seconds(compiled, repeats)",
      "new": "        res[b] = (secs, kernel_seconds(compile_timed(t, 0)[0], repeats)"},
+    # issue 28: the rows' order is read node by node; both passed before
+    {"name": "draw_uop_graph: each row in reverse node order (mirrored)", "target": "ans_draw_uop_graph",
+     "old": "for d, row in rows.items() for r, j in enumerate(row)}", "new": "for d, row in rows.items() for r, j in enumerate(row[::-1])}"},
+    {"name": "draw_uop_graph: rows ordered by op name instead of node order", "target": "ans_draw_uop_graph",
+     "old": "for d, row in rows.items() for r, j in enumerate(row)}", "new": "for d, row in rows.items() for r, j in enumerate(sorted(row, key=lambda j: g.nodes[j]['op']))}"},
 ]

@@ -92,4 +92,9 @@ MUTANTS = [
     {"name": "fusion_figures: the timed function copies the input first (clock started too early)", "target": "ans_fusion_figures",
      "old": "fused, unfused = (lambda: gelu(x).realize()), (lambda: gelu_unfused(x))",
      "new": "fused, unfused = (lambda: gelu(x.clone().realize()).realize()), (lambda: gelu_unfused(x.clone().realize()))", "tests": ["test_fusion_figures"]},
+    # issue 28: float16 checks decided far from the edge (equality only where x >= -2), each still catches these
+    {"name": "gelu: erf evaluated on the float16 input (only the outer product in float32)", "target": "ans_gelu",
+     "old": "(1 + (xf * (1 / math.sqrt(2))).erf())", "new": "(1 + (x * (1 / math.sqrt(2))).erf().cast(xf.dtype))", "tests": ["test_gelu"]},
+    {"name": "swiglu: sigmoid evaluated on the float16 input", "target": "ans_swiglu",
+     "old": "xf * xf.sigmoid() * gf", "new": "xf * x.sigmoid().cast(cd) * gf", "tests": ["test_swiglu"]},
 ]

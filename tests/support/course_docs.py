@@ -96,13 +96,14 @@ def _env(extra:dict|None=None) -> dict:
   env.update(extra or {})
   return env
 
-def run_blocks(blocks:list[Block], scratch:Path, env:dict|None=None, timeout:float=300) -> list[dict]:
+def run_blocks(blocks:list[Block], scratch:Path, env:dict|None=None, timeout:float=300, python:str|None=None, root:Path=COURSE) -> list[dict]:
   """Run blocks in order in one new process, in the repository's root (as a learner would); one result per block:
-  {"error": traceback or None, "stdout": ..., "seconds": ...}. `scratch` holds the results file."""
+  {"error": traceback or None, "stdout": ..., "seconds": ...}. `scratch` holds the results file. `python`: another
+  interpreter (the canary's, `autograder canary`); `root`: the folder of the pages."""
   out = scratch / f"results-{blocks[0].line}.json"
-  payload = json.dumps([{"file": str(COURSE / b.page), "line": b.line, "code": b.code} for b in blocks])
+  payload = json.dumps([{"file": str(root / b.page), "line": b.line, "code": b.code} for b in blocks])
   try:
-    done = subprocess.run([sys.executable, str(RUNNER), str(out)], input=payload, cwd=REPO, env=_env(env),
+    done = subprocess.run([python or sys.executable, str(RUNNER), str(out)], input=payload, cwd=REPO, env=_env(env),
                           capture_output=True, text=True, timeout=timeout)
     crash = None if done.returncode == 0 else f"the process ended with {done.returncode}: {done.stderr[-2000:]}"
   except subprocess.TimeoutExpired:
@@ -111,15 +112,16 @@ def run_blocks(blocks:list[Block], scratch:Path, env:dict|None=None, timeout:flo
   while len(results) < len(blocks): results.append({"error": crash or "did not run", "stdout": "", "seconds": 0})
   return results
 
-def run_page(page:str, scratch:Path) -> list[tuple[Block, dict]]:
-  """Every runnable block of a page: the plain ones in one shared process, each `fresh` one in its own."""
-  blocks = [b for b in parse(COURSE / page) if b.runs]
+def run_page(page:str, scratch:Path, python:str|None=None, root:Path=COURSE, env:dict|None=None) -> list[tuple[Block, dict]]:
+  """Every runnable block of a page: the plain ones in one shared process, each `fresh` one in its own. `python`,
+  `root`, `env`: another interpreter, folder of pages and environment variables (the canary's)."""
+  blocks = [b for b in parse(root / page, root) if b.runs]
   shared = [b for b in blocks if b.marker == ""]
-  results = dict(zip((b.line for b in shared), run_blocks(shared, scratch))) if shared else {}
+  results = dict(zip((b.line for b in shared), run_blocks(shared, scratch, env, python=python, root=root))) if shared else {}
   for b in blocks:
     if b.marker == "fresh":
-      env = dict(kv.split("=", 1) for kv in b.marker_arg.split()) if b.marker_arg else {}
-      results[b.line] = run_blocks([b], scratch, env)[0]
+      extra = dict(kv.split("=", 1) for kv in b.marker_arg.split()) if b.marker_arg else {}
+      results[b.line] = run_blocks([b], scratch, {**(env or {}), **extra}, python=python, root=root)[0]
   return [(b, results[b.line]) for b in blocks]
 
 def output_matches(want:str, got:str) -> bool:
@@ -138,8 +140,8 @@ def failures(results:list[tuple[Block, dict]]) -> list[str]:
 # ---------------------------------------------------------------------------------------------------------------------
 # excerpts of tinygrad's source
 
-def tinygrad_root() -> Path:
-  done = subprocess.run([sys.executable, "-c", "import tinygrad, os; print(os.path.dirname(tinygrad.__file__))"],
+def tinygrad_root(python:str|None=None) -> Path:
+  done = subprocess.run([python or sys.executable, "-c", "import tinygrad, os; print(os.path.dirname(tinygrad.__file__))"],
                         capture_output=True, text=True, env=_env(), check=True)
   return Path(done.stdout.strip())
 
