@@ -1,4 +1,4 @@
-"""The author's commands: `autograder release`, `lint`, `mutants`, `export-student`, `doctor` and `canary`."""
+"""The author's commands: `autograder release`, `lint`, `mutants`, `margins`, `export-student`, `doctor` and `canary`."""
 from __future__ import annotations
 import sys
 from pathlib import Path
@@ -55,6 +55,19 @@ def cmd_mutants(args) -> int:
     if args.json or args.markdown: write(results, args.json, args.markdown)
   return 1 if bad else 0
 
+def cmd_margins(args) -> int:
+  from autograder.authoring.margins import POLICY, load_reviewed, margins, table
+  source, thin = Path(args.source), 0
+  out = []
+  for module in resolve(args.modules, module_names(source)):
+    rows = margins(module, source, load_reviewed(Path(args.dir) / f"{module}.txt"))
+    thin += sum(r["thin"] for r in rows)
+    out.append(table(module, rows, None if args.all else args.top))
+    print(out[-1], flush=True)
+  if args.markdown: Path(args.markdown).write_text("\n".join(out))
+  print(f"{thin} check(s) whose reference used more than {POLICY:.0%} of its allowance" if thin else f"every check leaves the reference at least {1 - POLICY:.0%} of its allowance")
+  return 1 if thin else 0
+
 def cmd_export(args) -> int:
   from autograder.authoring.export import export_student
   files = export_student(Path(args.dest))
@@ -107,6 +120,12 @@ def add_commands(sub, root):
   mu.add_argument("--json", help="write the results as JSON here"); mu.add_argument("--markdown", help="write the per-task report here")
   mu.add_argument("--quiet", action="store_true", help="no progress bar")
   mu.set_defaults(fn=cmd_mutants)
+  ma = sub.add_parser("margins", help="how far the reference stands from each tolerance and threshold (authors)")
+  ma.add_argument("modules", nargs="*", help="module numbers or folder names (default: all)")
+  ma.add_argument("--source", default=root("solutions")); ma.add_argument("--dir", default=str(REPO / "tests" / "margins"), help="the reviewed properties (NN_name.txt)")
+  ma.add_argument("--top", type=int, default=10, help="rows per module (thinnest first; default 10)"); ma.add_argument("--all", action="store_true", help="every row")
+  ma.add_argument("--markdown", help="write the tables here")
+  ma.set_defaults(fn=cmd_margins)
   ex = sub.add_parser("export-student", help="write the learner repository (no solutions, no hidden tests) into DEST")
   ex.add_argument("dest"); ex.set_defaults(fn=cmd_export)
   d = sub.add_parser("doctor", help="versions, clang, tinygrad devices, and how to fix what is missing")
