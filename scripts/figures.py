@@ -6,9 +6,12 @@ script still makes them byte for byte).
   fusion.svg    one fused kernel against three unfused ones: kernels and bytes moved, from GlobalCounters
   roofline.svg  a roofline of an H200 from the reference figures in figures_data/h200_section13b.json (not this machine)
   training.svg  a training curve from figures_data/training_spirals.csv (made by `--train`: tinygrad and PyTorch)
+  kernel_opts.svg  the kernel times of opt lists for a 128x128 matmul, from figures_data/kernel_opts_times.json (made by
+                `--kernel-opts`: measured on the course machine, not this one)
 
   python scripts/figures.py [--out DIR]     # a few seconds: two small real runs on DEV=CPU, two data files
   python scripts/figures.py --train         # also re-runs the training (minutes on a 2-core machine) into the CSV
+  python scripts/figures.py --kernel-opts   # also re-times module 13's opt lists (a minute) into the JSON
 
 Runs use DEV=CPU and NUM_CPU_THREADS=2 (the course machine's core count: the optimiser's THREAD choice, and so the
 kernel names, depend on it), so the figures come out the same on any machine.
@@ -238,10 +241,79 @@ def fig_training(out:Path):
   ax.legend(h1 + h2, l1 + l2, loc="center right", fontsize=8, frameon=False)
   save(fig, out, "training.svg")
 
+# ---------------------------------------------------------------------------------------------------------------------
+
+KERNEL_OPTS_JSON = DATA / "kernel_opts_times.json"
+KERNEL_OPTS_LISTS = [                     # (label, opts as (op, axis, arg); None: tinygrad's default opts; "beam": module 13's shipped BEAM opts)
+  ("no opts", []), ("UNROLL 4", [("UNROLL", 0, 4)]), ("UPCAST 4", [("UPCAST", 0, 4)]),
+  ("UPCAST 4, UPCAST 4", [("UPCAST", 0, 4), ("UPCAST", 1, 4)]),
+  ("UPCAST 4, UPCAST 4, UNROLL 4", [("UPCAST", 0, 4), ("UPCAST", 1, 4), ("UNROLL", 0, 4)]),
+  ("... and THREAD 2", [("UPCAST", 0, 4), ("UPCAST", 1, 4), ("UNROLL", 0, 4), ("THREAD", 0, 2)]),
+  ("tinygrad's default", None), ("BEAM=2 (shipped)", "beam"),
+  ("UPCAST 16, UPCAST 4", [("UPCAST", 1, 16), ("UPCAST", 0, 4)]), ("UPCAST 8, UPCAST 8", [("UPCAST", 0, 8), ("UPCAST", 1, 8)])]
+
+def measure_kernel_opts(n:int=128, rounds:int=15) -> dict:
+  """Module 13's measurement: each opt list's kernel for the n x n float32 matmul, compiled first, then timed in
+  interleaved rounds (one run of each list per round, 2 warm-up rounds), the fastest run of each; with its name and
+  the FLOPs per byte it loads (counted on its linear program)."""
+  import numpy as np
+  from tinygrad import Tensor, GlobalCounters, Device, dtypes
+  from tinygrad.uop.ops import Ops, UOp, KernelInfo, AddrSpace, GroupOp
+  from tinygrad.codegen.opt import Opt, OptOps
+  from tinygrad.engine.realize import compile_linear, run_linear
+  from tinygrad.helpers import ansistrip
+  beam = json.loads((REPO / "solutions" / "13_kernel_opts" / "beam_opts.json").read_text())["matmul"][str(n)]["opts"]
+  rng = np.random.default_rng(0)
+  a, b = (Tensor(rng.standard_normal((n, n), dtype=np.float32)).realize() for _ in range(2))
+  call = (a @ b).schedule_linear().src[0]
+  compiled = []
+  for _, opts in KERNEL_OPTS_LISTS:
+    opts = beam if opts == "beam" else opts
+    arg = KernelInfo(opts_to_apply=None if opts is None else tuple(Opt(OptOps[op], ax, am) for op, ax, am in opts))
+    compiled.append(compile_linear(UOp(Ops.LINEAR, src=(call.replace(src=(call.src[0].replace(arg=arg), *call.src[1:])),))))
+  times = [[] for _ in compiled]
+  for r in range(2 + rounds):
+    for i, c in enumerate(compiled):
+      GlobalCounters.reset(); run_linear(c, wait=True, jit=True)
+      if r >= 2: times[i].append(GlobalCounters.time_sum_s)
+  rows = []
+  for (label, _), c, ts in zip(KERNEL_OPTS_LISTS, compiled, times):
+    prg = c.src[0].src[0]
+    flops = loaded = 0
+    mult, stack = 1, []
+    for u in prg.src[1].src:
+      if u.op is Ops.RANGE: stack.append(mult); mult *= int(u.vmax) + 1
+      elif u.op is Ops.END: mult = stack.pop()
+      elif u.op is Ops.PARAM and u.addrspace == AddrSpace.ALU and u.arg.name == "core_id": mult *= int(u.vmax) + 1
+      elif u.op is Ops.LOAD and u.src[0].addrspace == AddrSpace.GLOBAL: loaded += mult * u.max_numel() * u.dtype.itemsize
+      elif u.op in GroupOp.ALU and dtypes.is_float(u.dtype): flops += mult * u.max_numel() * (2 if u.op is Ops.MULACC else 1)
+    rows.append({"label": label, "name": ansistrip(prg.arg.name), "seconds": min(ts), "flops": flops, "flops_per_byte": round(flops / loaded, 4)})
+  return {"n": n, "rounds": rounds, "machine": "the course machine: 2 shared cores of an AMD EPYC (AVX-512), Debian clang 14.0.6, "
+          f"NUM_CPU_THREADS=2, load average {os.getloadavg()[0]:.1f} while measuring", "rows": rows}
+
+def fig_kernel_opts(out:Path):
+  d = json.loads(KERNEL_OPTS_JSON.read_text())
+  rows = d["rows"]
+  fig, ax = plt.subplots(figsize=(10, 4.8))
+  ys = list(range(len(rows)))[::-1]
+  colors = [GREY if r["label"] == "no opts" else ORANGE if r["label"].startswith("BEAM") else GREEN if r["label"].startswith("tinygrad") else BLUE for r in rows]
+  ax.barh(ys, [r["seconds"] * 1e3 for r in rows], color=colors)
+  for y, r in zip(ys, rows):
+    ax.text(r["seconds"] * 1e3 * 1.08, y, f"{r['flops'] / r['seconds'] / 1e9:.1f} GFLOPS, {r['flops_per_byte']:.2f} FLOPs/byte   {r['name']}",
+            va="center", fontsize=8, family="monospace")
+  ax.set_yticks(ys, [r["label"] for r in rows], fontsize=9)
+  ax.set_xscale("log")
+  ax.set_xlim(min(r["seconds"] for r in rows) * 1e3 / 2, max(r["seconds"] for r in rows) * 1e3 * 12)
+  ax.set_xlabel("kernel time (ms, log scale): the fastest of %d interleaved runs" % d["rounds"])
+  ax.set_title(f"One {d['n']}x{d['n']} float32 matmul kernel, ten opt lists (module 13). Measured on {d['machine'].split(':')[0]}, not here", fontsize=9.5)
+  fig.text(0.01, -0.02, d["machine"], fontsize=7.5, color=GREY)
+  save(fig, out, "kernel_opts.svg")
+
 def main(argv=None):
   ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   ap.add_argument("--out", type=Path, default=REPO / "course" / "figures")
   ap.add_argument("--train", action="store_true", help="re-run the training and rewrite the CSV first (slow)")
+  ap.add_argument("--kernel-opts", action="store_true", help="re-time module 13's opt lists and rewrite their JSON first")
   args = ap.parse_args(argv)
   args.out.mkdir(parents=True, exist_ok=True)
   if args.train:
@@ -251,6 +323,9 @@ def main(argv=None):
       w = csv.DictWriter(f, fieldnames=list(rows[0])); w.writeheader()
       for r in rows: w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
     print("wrote", TRAIN_CSV)
-  fig_pipeline(args.out); fig_fusion(args.out); fig_roofline(args.out); fig_training(args.out)
+  if args.kernel_opts:
+    KERNEL_OPTS_JSON.write_text(json.dumps(measure_kernel_opts(), indent=1) + "\n")
+    print("wrote", KERNEL_OPTS_JSON)
+  fig_pipeline(args.out); fig_fusion(args.out); fig_roofline(args.out); fig_training(args.out); fig_kernel_opts(args.out)
 
 if __name__ == "__main__": sys.exit(main())
