@@ -6,6 +6,7 @@ script still makes them byte for byte).
   fusion.svg    one fused kernel against three unfused ones: kernels and bytes moved, from GlobalCounters
   roofline.svg  a roofline of an H200 from the reference figures in figures_data/h200_section13b.json (not this machine)
   training.svg  a training curve from figures_data/training_spirals.csv (made by `--train`: tinygrad and PyTorch)
+  llm_decode.svg  module 12's decode step and prefill on a roofline of the course machine, from figures_data/llm_decode_cpu.json
   kernel_opts.svg  the kernel times of opt lists for a 128x128 matmul, from figures_data/kernel_opts_times.json (made by
                 `--kernel-opts`: measured on the course machine, not this one)
 
@@ -243,6 +244,27 @@ def fig_training(out:Path):
 
 # ---------------------------------------------------------------------------------------------------------------------
 
+def fig_llm_decode(out:Path):
+  d = json.loads((DATA / "llm_decode_cpu.json").read_text())
+  bw, peak = d["bandwidth_gb_s"], d["compute_gflops"]
+  fig, ax = plt.subplots(figsize=(9, 5.2))
+  xs = [2 ** (i / 4) for i in range(-24, 41)]
+  ax.plot(xs, [min(peak, bw * x) for x in xs], color="black", lw=1.5,
+          label=f"roof: {bw} GB/s (tinygrad a + 1), {peak} GFLOP/s (PyTorch matmul); ridge at {peak / bw:.1f} FLOP/byte")
+  for p, color, marker in zip(d["points"], (BLUE, GREEN, ORANGE), ("o", "D", "s")):
+    ai, achieved = p["flops"] / p["bytes"], p["flops"] / p["seconds"] / 1e9
+    roof = min(peak, bw * ai)
+    ax.scatter(ai, achieved, color=color, marker=marker, s=40, zorder=3, label=f"{p['label']}: {ai:.2f} FLOP/byte, {achieved * 1e3:.0f} MFLOP/s measured")
+    ax.scatter(ai, roof, color="white", edgecolor=color, marker=marker, s=40, zorder=3)
+    ax.annotate("", xy=(ai, roof), xytext=(ai, achieved), arrowprops=dict(arrowstyle="->", color=color, lw=0.8, ls=":"))
+  ax.scatter([], [], color="white", edgecolor="black", label="hollow: what the roof allows at that intensity")
+  ax.set_xscale("log", base=2); ax.set_yscale("log", base=10)
+  ax.set_xlabel("arithmetic intensity (FLOPs per byte of memory traffic, tinygrad's GlobalCounters)"); ax.set_ylabel("GFLOP/s")
+  ax.set_title("Module 12's model decoding on the course machine (measured, 2-core AMD EPYC): left of the ridge, and far below\n"
+               "the roof, because 30 kernel launches a step cost more than its 0.5 MB of traffic", fontsize=9.5)
+  ax.legend(fontsize=7.5, loc="upper left", frameon=False)
+  ax.set_ylim(0.005, 2000)
+  save(fig, out, "llm_decode.svg")
 KERNEL_OPTS_JSON = DATA / "kernel_opts_times.json"
 KERNEL_OPTS_LISTS = [                     # (label, opts as (op, axis, arg); None: tinygrad's default opts; "beam": module 13's shipped BEAM opts)
   ("no opts", []), ("UNROLL 4", [("UNROLL", 0, 4)]), ("UPCAST 4", [("UPCAST", 0, 4)]),
@@ -326,6 +348,6 @@ def main(argv=None):
   if args.kernel_opts:
     KERNEL_OPTS_JSON.write_text(json.dumps(measure_kernel_opts(), indent=1) + "\n")
     print("wrote", KERNEL_OPTS_JSON)
-  fig_pipeline(args.out); fig_fusion(args.out); fig_roofline(args.out); fig_training(args.out); fig_kernel_opts(args.out)
+  fig_pipeline(args.out); fig_fusion(args.out); fig_roofline(args.out); fig_training(args.out); fig_llm_decode(args.out); fig_kernel_opts(args.out)
 
 if __name__ == "__main__": sys.exit(main())
