@@ -112,7 +112,8 @@ def ship(source_nb, released_nb, visible:dict) -> tuple[object, str]:
     mine, local = _calls(tree), _machine_dependent(tree)
     if len(mine) != len(trusted): raise ValueError(f"{gid}: {len(trusted)} visible checks in the source, {len(mine)} in the learner's copy")
     sid = ids[by_gid[gid]]
-    places.update({f"{sid}:{a.lineno}:{a.col_offset}": f"{gid}:{b.lineno}:{b.col_offset}" for a, b in zip(trusted, mine) if id(b) not in local})
+    places.update({f"{sid}:{a.lineno}:{a.col_offset}": f"{gid}:{b.lineno}:{b.col_offset}" for a, b in zip(trusted, mine)
+                   if id(b) not in local and _cut(b)})        # a check that shows its expected value needs nothing shipped
     if is_test(cell): cut_here += [f"{gid}:{b.lineno}:{b.col_offset}" for b in mine if _cut(b) and id(b) not in local]
     cells[cell_hash(python_source(cell.source))] = gid
   expected: dict[str, dict[str, list]] = {}

@@ -32,7 +32,7 @@ def grade(tmp_path, source, projects) -> dict:
 def test_release_writes_what_it_shipped(released):
   _, projects = released
   shipped = read_manifest(projects / "01_toy")
-  assert shipped is not None and set(shipped["files"]) == {"numbers.txt", "hints.b64"} and shipped["answer_files"] == []
+  assert shipped is not None and set(shipped["files"]) == {"numbers.txt", "hints.b64", "expected.json"} and shipped["answer_files"] == []
   assert (projects / "01_toy" / ".released" / MANIFEST).is_file()
 
 def test_check_says_when_the_released_copy_was_edited(released, capsys):

@@ -22,9 +22,10 @@ PORTABLE = ["01_tensor_basics", "06_custom_ops", "10_inference"]
 def thin(module:str) -> list[str]:
   reviewed = load_reviewed(REVIEWED / f"{module}.txt")
   rows = margins(module, SOLUTIONS, reviewed)
-  stale = sorted(set(reviewed) - {r["site"] for r in rows if r["used"] > POLICY})
+  # a reviewed entry is stale once its check is gone or clearly roomy: a timing listed as a property moves between runs
+  stale = sorted(set(reviewed) - {r["site"] for r in rows if r["used"] > POLICY / 2})
   return [f"{r['test']} {r['site']}: used {r['used']:.3f} of its allowance ({r['kind']}, {r['allows']}): {r['name']}" for r in rows if r["thin"]] + \
-         [f"{site}: listed in tests/margins/{module}.txt but not thin (any more): remove it" for site in stale]
+         [f"{site}: listed in tests/margins/{module}.txt but gone or roomy (under {POLICY / 2:.0%} of its allowance): remove it" for site in stale]
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_check_leaves_the_reference_a_margin(module):
