@@ -154,4 +154,9 @@ MUTANTS = [
      "old": "np.trunc(blocks * inv + np.float32(8.5)).astype(np.uint8).clip(0, 15)", "new": "np.trunc(blocks * inv + np.float32(8.5)).astype(np.uint8)"},
     {"name": "q4_0_quantize: clipped to 0..16 (off by one)", "target": "ans_q4_0",
      "old": "np.trunc(blocks * inv + np.float32(8.5)).astype(np.uint8).clip(0, 15)", "new": "np.trunc(blocks * inv + np.float32(8.5)).astype(np.uint8).clip(0, 16)"},
+    {"name": "q8_0_dequantize calls the gguf package (the oracle) instead of reading the blocks", "target": "ans_q8_0",
+     "old": "    blocks = raw.reshape(-1, 34)\n", "new": "    import gguf\n    return gguf.quants.dequantize(raw, gguf.GGMLQuantizationType.Q8_0)\n    blocks = raw.reshape(-1, 34)\n"},
+    {"name": "quantize_int8 takes its integers from PyTorch's quantize_per_channel (the oracle)", "target": "ans_quantize_int8",
+     "old": "    q = (w / scale).round().cast(dtypes.int8)\n",
+     "new": "    import torch\n    q = Tensor(torch.quantize_per_channel(torch.from_numpy(w.numpy()), torch.from_numpy(scale.numpy().reshape(-1)).double(), torch.zeros(w.shape[0], dtype=torch.long), 0, torch.qint8).int_repr().numpy())\n"},
 ]
