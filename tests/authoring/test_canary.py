@@ -77,6 +77,7 @@ def test_a_test_of_the_reference_run_is_read_as_passes_fails_errors_or_skipped()
   assert canary.verdict({"state": "ran", "error": ("CheckSkipped", "no CUDA device"), "observations": []}, [])[0] == "skipped"
   assert canary.verdict({"state": "timeout", "message": "the cell ran out of time"}, [])[0] == "not_run"
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_the_canary_reports_what_a_release_breaks(tmp_path):
   source = write_toy_course(tmp_path, modules=("01_toy",))
   edit(source, lambda cells: cells + [new_code_cell(TINY_TEST, metadata=meta("test_tiny", grade=True, points=1))])

@@ -1,9 +1,11 @@
 """scripts/dependency_audit.py finds a hidden test that needs another task where its visible twin does not.
 On the toy course."""
+import pytest
 import sys
 from autograder.core.course import REPO
 from toy_course import answer, write_toy_course
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_dependency_audit_finds_a_hidden_test_that_needs_another_task(tmp_path):
   """scripts/dependency_audit.py: a hidden check of Task 1.2 that calls Task 1.1's double, where the visible check
   does not, is found by stubbing double."""

@@ -45,6 +45,7 @@ def test_the_learners_copy_shows_what_and_ships_the_values(course):
   assert (again / "01_toy" / EXPECTED_FILE).read_text() == shipped                        # the same reference, the same bytes
   assert main(["release", "--check", "--source", str(source), "--target", str(projects)]) == 0
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_self_check_and_a_cell_run_by_hand_compare_with_the_shipped_values(course, capsys, tmp_path):
   _, projects = course
   answer(projects, "ans_double", "def double(x):\n    return x + 2")

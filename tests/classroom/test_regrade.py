@@ -50,6 +50,7 @@ def term(tmp_path_factory):
   course(source, "0.1", "check_equal(double(-3), -6, name='double(-3)')\n")                      # the fix: looser, and one more hidden check
   return root, source, opts
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_a_regrade_says_who_gained_and_lost_and_why(term):
   root, source, opts = term
   done = cli("regrade", "before", "submissions", "--out", "after", *opts, "--summary", "summary.md", cwd=root)

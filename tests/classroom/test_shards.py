@@ -12,6 +12,7 @@ from autograder.classroom.shard import matrix, parse, shard_of, ShardError
 from classes import cli, files, learner
 from toy_course import write_toy_course
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_shards_merge_into_the_unsharded_gradebook(tmp_path):
   source = write_toy_course(tmp_path)
   subs = tmp_path / "submissions"

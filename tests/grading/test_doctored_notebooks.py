@@ -60,6 +60,7 @@ def test_learner_edits_to_test_cells_change_nothing(tmp_path, course, doctor):
   modules, report = run_grade(tmp_path, source, submission)
   assert report["score"] == 10, modules
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_stripped_metadata_and_renamed_ids_still_find_the_answers(tmp_path, course):
   source, submission = course
   def strip(cells):
@@ -71,6 +72,7 @@ def test_stripped_metadata_and_renamed_ids_still_find_the_answers(tmp_path, cour
   modules, report = run_grade(tmp_path, source, submission)
   assert report["score"] == 10, modules
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_endless_loop_in_an_answer_times_out(tmp_path, course):
   source, submission = course
   edit(submission, lambda cells: set_answer(cells, "ans_double", "while True: pass"))
@@ -104,6 +106,7 @@ def test_unknown_module_is_a_usage_error(tmp_path, course):
   source, submission = course
   assert main(["grade", str(submission), "--source", str(source), "--modules", "42"]) == 2
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_isolated_tests_run_in_a_kernel_where_no_answer_cell_ran(tmp_path, course):
   """A test marked `autograder.isolated` gets the answers' sources as text (answer_source) in a kernel of its own:
   what an answer cell does to the notebook's namespace cannot reach it."""
@@ -135,6 +138,7 @@ POISON = {  # issue 33, findings 4 and 5: valid JSON (nbformat reads it), but no
   "a lone surrogate": (lambda nb: nb["cells"][2].__setitem__("source", "def double(x):\n    return 2 * x  # \ud800"), "cannot be encoded as UTF-8"),
 }
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 @pytest.mark.parametrize("poison", POISON, ids=list(POISON))
 def test_malformed_metadata_is_unreadable_and_costs_no_other_module(tmp_path, course, poison):
   """A malformed cell in module 02 crashed `grade`: the learner's solved module 01 became grader_error 0/0. Now 02 is

@@ -1,6 +1,7 @@
 """The grader itself is out of a learner's reach: each hostile submission below gets a defined outcome (a report for
 every module, nothing left running, the score the work deserves). On the toy course, graded by the command line in
 a separate process, so that an attack that got through could not take the test run down with it."""
+import pytest
 import hashlib, json, os, shutil, signal, subprocess, sys, textwrap, time
 from pathlib import Path
 import nbformat, pytest
@@ -52,6 +53,7 @@ def test_symlinked_answers_are_missing_never_followed(tmp_path, course):
   assert m["01_toy"]["status"] == "missing" and m["01_toy"]["score"] == 0 and "symbolic link" in m["01_toy"]["message"]
   assert statuses(m["02_toy"])["test_triple"] in ("error", "failed") and m["02_toy"]["score"] == 5
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 @needs_sandbox
 def test_answer_code_cannot_change_the_trusted_source_or_the_reference(tmp_path, course):
   source, submission = course
@@ -86,6 +88,7 @@ def test_the_kernel_cannot_stop_or_kill_the_grader(tmp_path, course):
   m = by_module(report)
   assert set(m) == {"01_toy", "02_toy"} and m["02_toy"]["score"] == 6
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 @needs_sandbox
 def test_processes_started_by_the_kernel_do_not_outlive_it(tmp_path, course):
   source, submission = course
@@ -157,6 +160,7 @@ def test_a_warning_on_stderr_does_not_cost_points(tmp_path, course):
   m = by_module(report)
   assert statuses(m["01_toy"])["test_double"] == "passed" and m["01_toy"]["score"] == 6, m["01_toy"]["tests"]
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_an_output_flood_does_not_fill_the_graders_memory(tmp_path, course):
   source, submission = course
   set_answer(submission, "ans_double", '''

@@ -1,6 +1,7 @@
 """Hints on request: release ships them apart from the notebook, `autograder hint` opens one level at a time, the
 record of opened hints is untrusted input, and the self-check and grading report what was opened and which tests
 grading extends with hidden checks. On the toy course."""
+import pytest
 import base64, json
 import nbformat
 from autograder.cli import main
@@ -50,6 +51,7 @@ def test_opened_hints_file_is_untrusted_input():
     assert parse_opened(bad) == {}
   assert parse_opened(json.dumps({"opened": {"Task 1.1": 1}, "pad": "x" * MAX_OPENED_BYTES})) == {}
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_self_check_and_grading_report_hints_and_hidden_checks(tmp_path, course, capsys):
   source, projects = course
   answer(projects, "ans_double", "def double(x):\n    return 2 * x")

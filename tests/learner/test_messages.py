@@ -1,11 +1,13 @@
 """Messages that find the cause of a failing test, the same in self-check and grading: another task's function that
 raised or that the test uses, the check that failed rather than the error after it, the learner's line behind an
 error raised inside a library. On the toy course."""
+import pytest
 import json
 from autograder.cli import main
 from autograder.core.cells import grade_id
 from toy_course import answer, edit, write_toy_course
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_a_test_that_fails_because_of_another_task_names_it(tmp_path, course, capsys):
   """Task 1.2's square uses Task 1.1's double: a stub there is named, in self-check and in grading alike."""
   source, projects = course
