@@ -10,7 +10,8 @@ from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.core.settings import module_settings
 
-COPIED = ["projects", "course", "autograder", "scripts", "data", "pyproject.toml", "mkdocs.yml"]
+# scripts: only what a learner runs (the set-up, the site build); the instructors' scripts read solutions/
+COPIED = ["projects", "course", "autograder", "scripts/setup.sh", "scripts/mkdocs_hooks.py", "data", "pyproject.toml", "mkdocs.yml"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info")
 MARKERS = re.compile(r"(BEGIN|END) (SOLUTION|HIDDEN TESTS)")
 LEARNER = Path(__file__).parent / "learner_repo"          # the learner repository's own README, Makefile, CI workflow and dev container
@@ -56,7 +57,7 @@ def export_student(dest:Path, repo:Path=REPO) -> list[str]:
   for name in COPIED:
     src = repo / name
     if src.is_dir(): shutil.copytree(src, dest / name, ignore=IGNORED, symlinks=True)
-    elif src.is_file(): shutil.copyfile(src, dest / name)
+    elif src.is_file(): (dest / name).parent.mkdir(parents=True, exist_ok=True); shutil.copyfile(src, dest / name)
   shutil.rmtree(dest / "course" / "instructors", ignore_errors=True)       # releasing and grading: not the learner's business
   for hidden in hidden_data(repo): (dest / "data" / hidden).unlink(missing_ok=True)   # what only the grader may read (test labels)
   _learner_nav(dest / "mkdocs.yml")
