@@ -18,6 +18,7 @@ listed with its reason in tests/margins/NN_name.txt, the reviewed properties, an
 from __future__ import annotations
 import math
 from pathlib import Path
+from autograder.authoring.mutants import load_equivalent
 from autograder.grading.runs import reference
 from autograder.kernel.compare import as_array, plain_value
 
@@ -72,15 +73,8 @@ def describe(observation:dict) -> str:
   low, high = plain_value(observation.get("expected"))
   return f"[{low}, {high}], observed {plain_value(observation.get('actual'))!r}"
 
-def load_reviewed(path:Path) -> dict[str, str]:
-  """{site: reason} of the reviewed properties: one `site reason` a line; `#` starts a comment."""
-  if not Path(path).is_file(): return {}
-  out = {}
-  for line in Path(path).read_text().splitlines():
-    if line.strip() and not line.lstrip().startswith("#"):
-      site, _, reason = line.strip().partition(" ")
-      out[site] = reason.strip()
-  return out
+# {site: reason} of the reviewed properties: the format of the reviewed equivalent mutants, one `site reason` a line
+load_reviewed = load_equivalent
 
 def margins(module:str, source_root:Path, reviewed:dict[str, str]|None=None) -> list[dict]:
   """Every observation of the module's reference run with a tolerance or threshold, the worst of each check site
