@@ -135,8 +135,8 @@ def test_search_finds_the_api_changes_page(browser, site_url):
   assert box, "the search box did not open"
   box[0].click()
   box[0].send_keys("ShapeTracker")
-  def results():
-    return [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".md-search-result__list a[href]")]
+  def results():                    # one script call: the list re-renders while results arrive, so held elements go stale
+    return browser.execute_script("return Array.from(document.querySelectorAll('.md-search-result__list a[href]'), a => a.href)")
   found = wait_for(lambda: [h for h in results() if "reference/api_changes" in h], timeout=30)
   path = shot(browser, "search_ShapeTracker")
   print(f"\nsearch: {len(results())} results in {time.perf_counter() - start:.1f} s; screenshot {path}")
