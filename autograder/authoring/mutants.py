@@ -6,8 +6,10 @@ operator swapped...), which do not depend on the author's imagination.
 All of a module's mutants run in one kernel: the solution's answers first, then for each mutant its edit, the tests it
 must fail (its task's tests), and the solution back again; last, every test used once more with the solution (a
 control: it must pass, or the session itself is unsound). Each test is judged against the reference run, exactly as
-grading judges it. A mutant that kills the kernel (or runs the session out of time) is caught, and the session starts
-again, set-up cells first, from the mutant after it. A skipped test (a CUDA test without CUDA) catches nothing.
+grading judges it; the checks also compare with the reference's records as they go (checks.stop_at_first_difference),
+so a wrong variant stops at the first check it fails instead of running the rest of its test. A mutant that kills
+the kernel (or runs the session out of time) is caught, and the session starts again, set-up cells first, from the
+mutant after it. A skipped test (a CUDA test without CUDA) catches nothing.
 
 A generated mutant that survives with observations equal to the solution's is a candidate *equivalent* mutant (no
 observable difference); the reviewed ones are listed, with a reason each, in tests/mutants/equivalent/NN_name.txt and
@@ -22,8 +24,8 @@ from autograder.core.cells import grade_id, has_solution_region, is_answer, is_t
 from autograder.core.course import notebook_path
 from autograder.core.execute import limits, run_notebook
 from autograder.core.settings import module_settings
-from autograder.core.transform import prepare
-from autograder.core.verdict import judge, outcome
+from autograder.core.transform import RECORDER, prepare
+from autograder.core.verdict import first_failing_check, judge, outcome
 from autograder.grading.runs import reference, run_folder, tinygrad_cache
 
 def load(path:Path) -> list[dict]:
@@ -91,10 +93,12 @@ def load_equivalent(path:Path) -> dict[str, str]:
       out[key] = reason.strip()
   return out
 
-def session(source, source_dir:Path, mutants:list[dict]):
+def session(source, source_dir:Path, mutants:list[dict], records:Path|None=None):
   """The notebook of a mutation session, [(mutant index or None for the control, test id, cell index)], and the cell
-  index where each mutant's part starts (the set-up cells come before the first)."""
+  index where each mutant's part starts (the set-up cells come before the first). `records`: a file of the reference
+  run's records that the checks compare with as they go (checks.stop_at_first_difference)."""
   base = prepare(assemble(source, source), learner=True)
+  if records is not None: base.cells.insert(1, new_code_cell(f"{RECORDER}.stop_at_first_difference({str(records)!r})"))
   texts = answer_texts(source, source_dir)
   answers = {grade_id(c) for c in source.cells if is_answer(c)}
   tests = {grade_id(c): c for c in base.cells if is_test(c)}
@@ -143,16 +147,20 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
   total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants)
   pending, done_before = list(range(len(mutants))), 0
   while True:
-    nb, where, starts = session(source, source_dir, [mutants[i] for i in pending])
-    step = (lambda done, n, base=done_before, pre=starts[0]: on_cell(base + max(0, done - pre), total)) if on_cell else None
     seed_db = Path(ref["db"]) if ref.get("db") and Path(ref["db"]).is_file() else tinygrad_cache()
     with run_folder(module, source_dir, None, module_settings(source)["learner_files"], seed_db, sandboxed=False, prefix="mutants") as (run_dir, workdir, env):
+      records = run_dir / "reference-records.json"
+      records.write_text(json.dumps({tid: o["observations"] for tid, o in ref["tests"].items()}))
+      nb, where, starts = session(source, source_dir, [mutants[i] for i in pending], records)
+      step = (lambda done, n, base=done_before, pre=starts[0]: on_cell(base + max(0, done - pre), total)) if on_cell else None
       r = run_notebook(nb, workdir, cell_limit, limit * (2 + len(pending)), on_cell=step, run_dir=run_dir, env=env)
     died = min((i for i, s in r.cells.items() if s == "not_run"), default=None) if r.status != "completed" else None
     for n, tid, i in where:
       if died is not None and i >= died: continue
       got = outcome(nb.cells[i], i, r)
       verdict = judge({"id": tid, "max_score": points_of[tid]}, ref["tests"][tid], got, r.message)
+      if got["error"] and got["error"][0] == "DifferenceFound" and first_failing_check(ref["tests"][tid]["observations"], got["observations"]) is None:
+        control.append(f"{tid}: the kernel stopped at a difference the verdict does not see ({got['error'][1][:200]}): the session is unsound")
       if n is None:
         control_obs[tid] = _values(got["observations"])
         if verdict["status"] not in ("passed", "skipped"): control.append(f"{tid} with the solution: {verdict['status']}: {verdict['message']}")

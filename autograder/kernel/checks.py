@@ -25,6 +25,7 @@ from autograder.kernel.compare import compare, encode, join, to_numpy, dtype_nam
 
 class CheckFailed(AssertionError): pass
 class CheckSkipped(Exception): pass
+class DifferenceFound(CheckFailed): pass
 
 MIME = "application/x.autograder-observation+json"
 FORBIDDEN_MIME = "application/x.autograder-forbidden+json"     # the reference run names what forbidden() blocks trap
@@ -36,7 +37,7 @@ EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), 
 SECOND_EXPECTED_ARG = {"check_range": (2, "high")}
 CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same"}
 
-_state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False, "answers": None, "machine": 0}
+_state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False, "answers": None, "machine": 0, "reference": None}
 
 def configure(mode:str):
   """Set by the grader in the first cell it runs: 'inline', 'reference' or 'learner'."""
@@ -66,6 +67,21 @@ def answer_source(name:str) -> str:
   if name not in ns: fail(f"{name} is not defined: run its answer cell first")
   cell = "".join(linecache.getlines(getattr(getattr(ns[name], "__code__", None), "co_filename", "")))
   return cell or inspect.getsource(ns[name])
+
+def stop_at_first_difference(path:str):
+  """Mutation sessions only (authoring/mutants.py, where every answer is the author's): the reference run's records
+  of each test, read from the JSON file `path`; from now on a learner-mode check whose record differs from the
+  reference's raises DifferenceFound at once. A wrong variant then stops at the first check it fails instead of
+  running the rest of the test: whether it loses points is the same, only sooner."""
+  import json
+  from pathlib import Path
+  _state["reference"] = {(test, r["site"], r["k"]): r for test, records in json.loads(Path(path).read_text()).items() for r in records}
+
+def _differs(site:str, k:int, actual:Any) -> str|None:
+  ref = _state["reference"].get((_state["cell"], site, k))
+  if ref is None: return None
+  import json
+  return compare(ref["kind"], json.loads(json.dumps(actual)), ref.get("expected"), ref.get("opts") or {})   # as the grader reads it
 
 def mode() -> str: return _state["mode"]
 
@@ -99,6 +115,7 @@ def _judge(kind:str, actual:Any, expected:Any, name:str, site:str|None, **opts):
   if m == "learner" and site is not None:
     k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
     _publish({"site": site, "k": k, "kind": kind, "actual": enc_actual, "name": str(name)[:300]})
+    if _state["reference"] is not None and (message := _differs(site, k, enc_actual)) is not None: raise DifferenceFound(join(name, message))
     return
   if m == "inline" and _state["machine"]: return           # compared when graded only (see machine_dependent)
   if expected is ...:                                      # cut at release: the reference's value, shipped with the notebook

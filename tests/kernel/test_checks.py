@@ -98,6 +98,27 @@ def test_errors_keep_tinygrads_help_line_and_reports_stay_inert():
   redact = Redactor({"check_equal(double(21), 42, name='double(21)')"})
   assert "withheld" in redact("ValueError: check_equal(double(21), 42, name='double(21)')") and redact("ok") == "ok"
 
+def test_a_mutation_session_stops_a_test_at_its_first_difference_from_the_reference(monkeypatch, tmp_path):
+  """checks.stop_at_first_difference: a learner-mode check whose record differs from the reference run's raises at
+  once (a wrong variant stops there); a matching record, or a site the reference never recorded, goes on."""
+  import json
+  import autograder.kernel.checks as c
+  published = []
+  monkeypatch.setattr(c, "_publish", published.append)
+  records = tmp_path / "records.json"
+  records.write_text(json.dumps({"test_x": [{"site": "test_x:1:0", "k": 0, "kind": "equal", "expected": 4, "opts": {}},
+                                            {"site": "test_x:1:0", "k": 1, "kind": "close", "expected": [1.0, 2.0], "opts": {"rtol": 0, "atol": 0.1}}]}))
+  c.configure("learner"); c.begin("test_x")
+  try:
+    c.stop_at_first_difference(str(records))
+    c.check_equal(4, None, name="n", _site="test_x:1:0")
+    c.check_equal(7, None, name="m", _site="test_x:9:0")                  # no reference record there: nothing to compare
+    with pytest.raises(c.DifferenceFound, match="y"): c.check_close(np.array([1.0, 2.5]), None, name="y", _site="test_x:1:0")
+    c.begin("test_y")
+    c.check_equal(5, None, name="n", _site="test_x:1:0")                  # records are per test cell
+  finally: c.configure("inline"); c._state["reference"] = None
+  assert [p["k"] for p in published] == [0, 0, 1, 0]                     # the difference was still published
+
 def test_modes_learner_records_only_what_it_observed(monkeypatch):
   import autograder.kernel.checks as c
   published = []

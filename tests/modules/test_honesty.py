@@ -66,8 +66,12 @@ def test_starter_gets_zero_and_runs_to_the_end(module):
   assert all(t["status"] in ("failed", "error") or skipped_for_hardware(t, module) for t in result["tests"]), summary(result)
 
 @pytest.mark.slow
-def test_projects_is_what_release_writes():
-  assert differences(MODULES, SOLUTIONS, PROJECTS) == []
+@pytest.mark.parametrize("module", MODULES)
+def test_projects_is_what_release_writes(module):
+  assert differences([module], SOLUTIONS, PROJECTS) == []
+
+def test_projects_holds_the_released_modules_only():
+  assert sorted(p.name for p in PROJECTS.iterdir() if p.is_dir() and not p.name.startswith(".")) == MODULES
 
 @pytest.mark.parametrize("module", MODULES)
 def test_nothing_of_a_solution_or_a_hidden_test_is_released(module):
@@ -96,8 +100,15 @@ def test_every_module_has_answers_and_tests(module):
   nb = read_notebook(notebook_path(SOLUTIONS, module))
   assert any(is_answer(c) for c in nb.cells) and any(is_test(c) for c in nb.cells)
 
+# Plain nbgrader runs the code the reference run runs (which passes every check, the checks raising in the same way)
+# outside our executor: what it adds is nbgrader's own handling of a module, its files and its points. The suite runs
+# it on the modules that hold each kind of thing nbgrader handles: a plain notebook (01), a data loader, weights and
+# a cache file beside the notebook (04), an answer file and isolated tests (07), points that need CUDA (08). Each
+# costs a whole run of the module, oracle included; PLAIN_NBGRADER=all runs every module (before a release).
+PLAIN = MODULES if os.environ.get("PLAIN_NBGRADER") == "all" else [m for m in MODULES if m[:2] in ("01", "04", "07", "08")]
+
 @pytest.mark.slow
-@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("module", PLAIN)
 def test_plain_nbgrader_autograde_gives_the_solution_full_marks(module, tmp_path):
   """The instructor's own path: nbgrader generate_assignment + autograde on the solution as a submission."""
   from nbgrader.api import Gradebook
