@@ -12,11 +12,11 @@ grade: setup
 	$(VENV)/autograder grade $(ARGS)
 
 test: setup
-	$(VENV)/python -m pytest -n 2 --durations=10 tests $(ARGS)
+	$(VENV)/python -m pytest -n 2 --dist worksteal --durations=10 tests $(ARGS)
 
 # The loop of a grader change: unit tests and the toy course, no real module graded (under 2 minutes on 2 cores).
 test-fast: setup
-	$(VENV)/python -m pytest -n 2 --durations=5 -m "not slow" tests $(ARGS)
+	$(VENV)/python -m pytest -n 2 --dist worksteal --durations=5 -m "not slow" tests $(ARGS)
 
 lab: setup
 	$(VENV)/jupyter lab projects --port=$(LAB_PORT)

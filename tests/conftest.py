@@ -10,8 +10,9 @@ os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-ca
 sys.path.insert(0, str(Path(__file__).parent / "support"))          # toy_course, course_docs, ...: helpers the tests share
 os.environ.setdefault("AUTOGRADER_CACHE", str(Path(tempfile.gettempdir()) / "autograder-test-cache"))   # reference runs, shared by workers
 
-# The longest tests first: pytest-xdist hands out tests in collection order, and a grading of a whole module that
-# starts last keeps one worker busy while the other idles. The gradings of whole modules go first, the heaviest kinds first.
+# The longest tests first: pytest-xdist (`--dist worksteal`, see the Makefile) hands out tests in collection order and
+# an idle worker takes the other's queued ones; a grading of a whole module that starts last keeps one worker busy
+# while the other idles. The gradings of whole modules go first, the heaviest kinds first.
 HEAVY_FIRST = ["test_every_mutant_loses_points", "test_plain_nbgrader_autograde_gives_the_solution_full_marks",
                "test_solution_gets_full_marks", "test_a_label_table_earns_no_accuracy_points", "test_projects_is_what_release_writes",
                "test_a_faked_clock_does_not_pass_the_speed_budget", "test_the_reference_passes_with_its_margins_on_a_second_cpu_target",
