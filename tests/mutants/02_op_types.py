@@ -31,10 +31,22 @@ MUTANTS = [
     # Task 2b: the cap 2**22 // n_out on the divisor dropped (only matters for many outputs)
     {"name": "predict_reduce_kernels ignores the 2**22 // n_out cap", "target": "ans_predict_reduce_kernels",
      "old": "top = min(256, 2**22 // n_out)", "new": "top = 256"},
-    # Task 2c: fn()'s result realized with .realize(), which breaks when fn returns several tensors
-    {"name": "count_without_split realizes a single tensor only", "target": "ans_count_without_split",
-     "old": "_, n = kernels_run(fn)",
-     "new": "from tinygrad import GlobalCounters\n        GlobalCounters.reset(); fn().realize(); n = GlobalCounters.kernel_count"},
+    # Task 4: the split turned off without bypassing the schedule cache (the cached schedule comes back: split = 0)
+    {"name": "kernel_reasons: SPLIT_REDUCEOP=0 without SCACHE=0", "target": "ans_kernel_reasons",
+     "old": "count(SPLIT_REDUCEOP=0, SCACHE=0)", "new": "count(SPLIT_REDUCEOP=0)"},
+    # Task 4: the kernel that writes the result counted as a broadcast
+    {"name": "kernel_reasons counts the result's kernel as a broadcast", "target": "ans_kernel_reasons",
+     "old": "max(k0 - 1, 0)", "new": "k0"},
+    # Task 4: a view (0 kernels) given a broadcast of -1
+    {"name": "kernel_reasons: broadcast -1 for a view", "target": "ans_kernel_reasons",
+     "old": "max(k0 - 1, 0)", "new": "k0 - 1"},
+    # Task 4: the flags set for good instead of for a block (later realizations never split)
+    {"name": "kernel_reasons leaves the split off", "target": "ans_kernel_reasons",
+     "old": "    k0 = count(SPLIT_REDUCEOP=0, SCACHE=0)",
+     "new": "    from tinygrad.helpers import SPLIT_REDUCEOP, SCACHE\n    SPLIT_REDUCEOP.value, SCACHE.value = 0, 0\n    k0 = count()"},
+    # Task 4: the split read as "reductions in the graph beyond the first" instead of measured
+    {"name": "kernel_reasons counts REDUCE nodes as splits", "target": "ans_kernel_reasons",
+     "old": "\"split\": k - k0", "new": "\"split\": max(sum(u.op is Ops.REDUCE for u in build().uop.toposort()) - 1, 0)"},
     # Task 3a: a copy where a view is due
     {"name": "make_views: expand is a copy", "target": "ans_make_views",
      "old": "t.reshape(1, n, m).expand(3, n, m)", "new": "t.reshape(1, n, m).expand(3, n, m).contiguous()"},
