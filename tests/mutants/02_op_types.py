@@ -47,12 +47,18 @@ MUTANTS = [
     # Task 4: the split read as "reductions in the graph beyond the first" instead of measured
     {"name": "kernel_reasons counts REDUCE nodes as splits", "target": "ans_kernel_reasons",
      "old": "\"split\": k - k0", "new": "\"split\": max(sum(u.op is Ops.REDUCE for u in build().uop.toposort()) - 1, 0)"},
-    # Task 3a: a copy where a view is due
-    {"name": "make_views: expand is a copy", "target": "ans_make_views",
-     "old": "t.reshape(1, n, m).expand(3, n, m)", "new": "t.reshape(1, n, m).expand(3, n, m).contiguous()"},
-    # Task 3b: the validity condition of a padded view kept (the index is then not linear: ValueError)
-    {"name": "view_strides keeps the padding's validity condition", "target": "ans_view_strides",
+    # Task 3.1: the validity condition of a padded view kept (the index is then not linear: no strides)
+    {"name": "view_report keeps the padding's validity condition", "target": "ans_view_report",
      "old": "expr = idx.src[1].get_idx()", "new": "expr = idx.src[1]"},
+    # Task 3.1: strides reported for a tensor that needs a kernel (b * 1 simplifies to the buffer's own index)
+    {"name": "view_report keeps the strides of a tensor that is not free", "target": "ans_view_report",
+     "old": "    if not free: strides, offset = None, None\n", "new": ""},
+    # Task 3.1: "free" guessed from the graph (a strided index) instead of measured
+    {"name": "view_report: free means strided", "target": "ans_view_report",
+     "old": "free = kernels_run(lambda: t)[1] == 0", "new": "free = strides is not None; t.realize()"},
+    # Task 3.1: freeness measured on a copy of t (t.contiguous() copies every view that is not contiguous already)
+    {"name": "view_report measures t.contiguous()", "target": "ans_view_report",
+     "old": "free = kernels_run(lambda: t)[1] == 0", "new": "free = kernels_run(lambda: t.contiguous())[1] == 0"},
     # Task 2b: the first kernel of a split never split again (what this module's own reference did at first)
     {"name": "predict_reduce_kernels stops after the first split", "target": "ans_predict_reduce_kernels",
      "old": "        kernels += 1\n", "new": "        kernels += 1\n        break\n"},
