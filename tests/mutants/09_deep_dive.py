@@ -9,6 +9,8 @@ MUTANTS = [
      "old": "lambda a, b: (a + b).exp2()", "new": "lambda a, b: (a * b).exp2()"},
     {"name": "exp fusion matches a sum of exp2 instead of a product", "target": "ans_exp_fusion",
      "old": "(UPat(Ops.EXP2, src=(UPat.var(\"a\"),)) * UPat(Ops.EXP2", "new": "(UPat(Ops.EXP2, src=(UPat.var(\"a\"),)) + UPat(Ops.EXP2"},
+    {"name": "exp fusion adds a second rule (exp2(a) * exp2(a) with one operand): the contract says one rule", "target": "ans_exp_fusion",
+     "old": "lambda a, b: (a + b).exp2()),\n", "new": "lambda a, b: (a + b).exp2()),\n        (UPat(Ops.EXP2, src=(UPat.var(\"a\"),)) * UPat(Ops.EXP2, src=(UPat.var(\"a\"),)), lambda a: (a + a).exp2()),\n"},
     {"name": "codegen_rule keeps to_program_cache on entry: kernels compiled before skip the rule", "target": "ans_codegen_rule",
      "old": "    to_program_cache.clear()\n    codegen.full_rewrite_to_sink = with_rule", "new": "    codegen.full_rewrite_to_sink = with_rule"},
     {"name": "codegen_rule puts the old entries back without removing the ones compiled with the rule", "target": "ans_codegen_rule",
