@@ -45,6 +45,8 @@ MUTANTS = [
      "old": "for _ in range(warmup): fn()", "new": "for _ in range(2): fn()"},
     {"name": "peek_schedule: schedules only the first tensor", "target": "ans_peek_schedule",
      "old": "UOp.sink(*[t.uop for t in tensors])", "new": "UOp.sink(tensors[0].uop)"},
+    {"name": "peek_schedule: the whole of linear_with_vars (the rewiring step included)", "target": "ans_peek_schedule",
+     "old": "    linear, _var_vals = create_linear_with_vars(big_sink)\n", "new": "    linear, _var_vals = tensors[0].linear_with_vars(*tensors[1:])\n"},
     {"name": "schedule_summary: a buffer used by several calls is listed once per call", "target": "ans_schedule_summary",
      "old": "bufs = {}\n    for call in lin.src:\n        for u in call.src[1:]: bufs[u] = (u.buffer.device, u.buffer.size, u.buffer.dtype.name)",
      "new": "bufs = {}\n    for call in lin.src:\n        for u in call.src[1:]: bufs[(call, u)] = (u.buffer.device, u.buffer.size, u.buffer.dtype.name)"},
