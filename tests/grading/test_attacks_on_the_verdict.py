@@ -85,12 +85,12 @@ def _leak(*args, **kwargs):
     cell = get_ipython().user_ns["In"][-1]
     secret = cell[cell.find("hidden(True)"):]
     raise ValueError(base64.b64encode(zlib.compress(secret.encode(), 9)[:200]).decode())
-make_tensors = make_random = make_ranges = relu_sum_fused = time_fn = peek_schedule = schedule_summary = kernel_source = _leak
+make_tensors = find_draw = make_ranges = relu_sum_fused = fusion_bill = time_fn = peek_schedule = schedule_summary = kernel_source = _leak
 '''
 
 SKIP = '''
 from autograder import CheckSkipped
-def make_random(shape, seed): raise CheckSkipped("no device for this")
+def find_draw(target, seeds, max_calls): raise CheckSkipped("no device for this")
 '''
 
 def _decoded(text:str) -> str:
