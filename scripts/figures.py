@@ -271,8 +271,7 @@ KERNEL_OPTS_LISTS = [                     # (label, opts as (op, axis, arg); Non
   ("UPCAST 4, UPCAST 4", [("UPCAST", 0, 4), ("UPCAST", 1, 4)]),
   ("UPCAST 4, UPCAST 4, UNROLL 4", [("UPCAST", 0, 4), ("UPCAST", 1, 4), ("UNROLL", 0, 4)]),
   ("... and THREAD 2", [("UPCAST", 0, 4), ("UPCAST", 1, 4), ("UNROLL", 0, 4), ("THREAD", 0, 2)]),
-  ("tinygrad's default", None), ("BEAM=2 (shipped)", "beam"),
-  ("UPCAST 16, UPCAST 4", [("UPCAST", 1, 16), ("UPCAST", 0, 4)]), ("UPCAST 8, UPCAST 8", [("UPCAST", 0, 8), ("UPCAST", 1, 8)])]
+  ("tinygrad's default", None), ("BEAM=2 (shipped)", "beam")]   # no hand-written list that rivals BEAM's: finding one is Task 3.3
 
 def measure_kernel_opts(n:int=128, rounds:int=15) -> dict:
   """Module 13's measurement: each opt list's kernel for the n x n float32 matmul, compiled first, then timed in
@@ -327,7 +326,7 @@ def fig_kernel_opts(out:Path):
   ax.set_xscale("log")
   ax.set_xlim(min(r["seconds"] for r in rows) * 1e3 / 2, max(r["seconds"] for r in rows) * 1e3 * 12)
   ax.set_xlabel("kernel time (ms, log scale): the fastest of %d interleaved runs" % d["rounds"])
-  ax.set_title(f"One {d['n']}x{d['n']} float32 matmul kernel, ten opt lists (module 13). Measured on {d['machine'].split(':')[0]}, not here", fontsize=9.5)
+  ax.set_title(f"One {d['n']}x{d['n']} float32 matmul kernel, {len(rows)} opt lists (module 13). Measured on {d['machine'].split(':')[0]}, not here", fontsize=9.5)
   fig.text(0.01, -0.02, d["machine"], fontsize=7.5, color=GREY)
   save(fig, out, "kernel_opts.svg")
 
