@@ -2,7 +2,7 @@
 sandbox under the module's limits (`run_module`), and the reference run, cached by the hash of the module's files,
 the grader and the library versions, in a folder no kernel can see (`reference`)."""
 from __future__ import annotations
-import copy, fcntl, hashlib, importlib.metadata, json, os, platform, sqlite3, sys, tempfile, time
+import copy, fcntl, hashlib, importlib.metadata, json, os, platform, re, sqlite3, sys, tempfile, time
 from contextlib import closing, contextmanager
 from pathlib import Path
 from nbformat.v4 import new_code_cell
@@ -116,6 +116,21 @@ def module_key(source_dir:Path) -> str:
   h.update(f"{sys.version}|{platform.machine()}|{os.environ.get('DEV', 'CPU')}".encode())
   return h.hexdigest()[:20]
 
+KEEP_VERSIONS = 4              # reference runs kept per module and kind: each edit of a module or the grader makes a new one
+
+def prune(folder:Path, module:str, visible:bool, keep:int=KEEP_VERSIONS):
+  """Remove all but the `keep` most recently used reference runs of `module` (its .json, tinygrad cache and lock),
+  so that a checkout edited for weeks does not fill the disk (one module's run can hold 30 MB). A version whose lock
+  another grader holds is left alone."""
+  stem = re.compile(rf"{re.escape(module)}-[0-9a-f]{{20}}{'-visible' if visible else ''}$")
+  versions = sorted((p for p in folder.glob(f"{module}-*.json") if stem.fullmatch(p.stem)), key=lambda p: p.stat().st_mtime, reverse=True)
+  for old in versions[keep:]:
+    with open(old.with_suffix(".lock"), "w") as lock:
+      try: fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+      except BlockingIOError: continue
+      for part in (".json", ".db", ".db-wal", ".db-shm", ".tmp"): old.with_suffix(part).unlink(missing_ok=True)
+      old.with_suffix(".lock").unlink(missing_ok=True)
+
 def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) -> dict:
   """The reference run's outcome per test cell, computed once per version of the module and cached. `visible`: the run
   of the learner's copy instead (the solution with every hidden-test region removed, the oracle kept): the values
@@ -126,8 +141,11 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
   with open(path.with_suffix(".lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
     if path.is_file():
-      try: return json.loads(path.read_text())
+      try: result = json.loads(path.read_text())
       except ValueError: pass
+      else:
+        os.utime(path)                                     # most recently used: the last to be pruned
+        return result
     source = read_notebook(notebook_path(source_root, module))
     if visible:
       for cell in source.cells:
@@ -140,4 +158,5 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
       tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
       tmp.write_text(json.dumps(result))
       tmp.replace(path)
-    return result
+  prune(folder, module, visible)
+  return result

@@ -1,0 +1,28 @@
+"""The reference cache keeps the few most recently used versions of each module, not every version ever graded."""
+import fcntl, os, time
+from autograder.grading.runs import prune
+
+def _version(folder, module, key, age, visible=False):
+  stem = f"{module}-{key:020x}{'-visible' if visible else ''}"
+  for part in (".json", ".db", ".db-wal", ".lock"): (folder / f"{stem}{part}").write_text("x")
+  t = time.time() - age
+  os.utime(folder / f"{stem}.json", (t, t))
+  return stem
+
+def test_prune_keeps_the_most_recently_used_versions_of_one_module_and_kind(tmp_path):
+  stems = [_version(tmp_path, "03_autograd", k, age=100 * k) for k in range(6)]          # k=0 newest
+  visible = [_version(tmp_path, "03_autograd", k, age=1000 + k, visible=True) for k in range(6)]
+  other = [_version(tmp_path, "03_autograd_extra", k, age=5000 + k) for k in range(6)]      # a longer name, same prefix
+  prune(tmp_path, "03_autograd", visible=False, keep=2)
+  left = {p.name for p in tmp_path.iterdir()}
+  assert all(f"{s}.json" in left and f"{s}.db" in left for s in stems[:2])
+  assert not any(n.split(".")[0] == s for s in stems[2:] for n in left)
+  assert all(f"{s}.json" in left for s in visible + other)
+
+def test_prune_leaves_a_version_whose_lock_a_grader_holds(tmp_path):
+  stems = [_version(tmp_path, "03_autograd", k, age=100 * k) for k in range(3)]
+  with open(tmp_path / f"{stems[2]}.lock", "w") as held:
+    fcntl.flock(held, fcntl.LOCK_EX)
+    prune(tmp_path, "03_autograd", visible=False, keep=1)
+  left = {p.name for p in tmp_path.iterdir()}
+  assert f"{stems[2]}.json" in left and f"{stems[1]}.json" not in left
