@@ -18,7 +18,8 @@ compares with the value the reference run recorded there, shipped beside the not
 are imported lazily, so notebooks that need neither stay light.
 """
 from __future__ import annotations
-import contextlib, time
+import contextlib, json, time
+from pathlib import Path
 from typing import Any, Callable
 from autograder.kernel import shipped
 from autograder.kernel.compare import compare, encode, join, to_numpy, dtype_name
@@ -73,14 +74,11 @@ def stop_at_first_difference(path:str):
   of each test, read from the JSON file `path`; from now on a learner-mode check whose record differs from the
   reference's raises DifferenceFound at once. A wrong variant then stops at the first check it fails instead of
   running the rest of the test: whether it loses points is the same, only sooner."""
-  import json
-  from pathlib import Path
   _state["reference"] = {(test, r["site"], r["k"]): r for test, records in json.loads(Path(path).read_text()).items() for r in records}
 
 def _differs(site:str, k:int, actual:Any) -> str|None:
   ref = _state["reference"].get((_state["cell"], site, k))
   if ref is None: return None
-  import json
   return compare(ref["kind"], json.loads(json.dumps(actual)), ref.get("expected"), ref.get("opts") or {})   # as the grader reads it
 
 def mode() -> str: return _state["mode"]
