@@ -26,15 +26,15 @@ def by_id(result): return {t["id"]: t for t in result["tests"]}
 STORED = {   # module: (answer cell, code, the tests it must not pass)
   "03_autograd": ("ans_backward_rules", '''
 _g = getattr(Tensor, "gra" + "dient")                # taken before any forbidden() block opens
-def add_backward(grad_out, a, b):
-    return tuple(_g(a + b, a, b, gradient=grad_out))
-def mul_backward(grad_out, a, b):
-    return tuple(_g(a * b, a, b, gradient=grad_out))
+def maximum_backward(grad_out, a, b):
+    return tuple(_g(a.maximum(b), a, b, gradient=grad_out))
+def leaky_relu_backward(grad_out, x, neg_slope):
+    return _g(x.leaky_relu(neg_slope), x, gradient=grad_out)[0]
 def sum_backward(grad_out, a, axis):
     return _g(a.sum(axis=axis), a, gradient=grad_out)[0]
 def max_backward(grad_out, a, axis):
     return _g(a.max(axis=axis), a, gradient=grad_out)[0]
-''', {"test_add_mul_backward", "test_sum_max_backward"}),
+''', {"test_maximum_leaky_backward", "test_sum_max_backward"}),
   "02_op_types": ("ans_my_matmul", '''
 _dot = Tensor.dot
 def my_matmul(a, b):
@@ -53,7 +53,7 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
 @pytest.mark.slow
 @pytest.mark.parametrize("module", list(STORED))
 def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tmp_path, module):
-  """Before: 03 +5 (add/mul/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot), 06 +2
+  """Before: 03 +5 (maximum/leaky_relu/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot), 06 +2
   (rms_norm_backward by autograd)."""
   answer, code, tests = STORED[module]
   result = grade_module(module, SOLUTIONS, submit(tmp_path, code, answer, module=module))

@@ -13,12 +13,31 @@ MUTANTS = [
     {"name": "grads_functional clears the tensors' .grad", "target": "ans_grads_api",
      "old": "    return f(*tensors).gradient(*tensors)",
      "new": "    for t in tensors: t.grad = None\n    return f(*tensors).gradient(*tensors)"},
-    # Task 1c: the rule has four parts; the device one is forgotten
-    {"name": "predict_has_grad ignores the device (device-less constants)", "target": "ans_predict_has_grad",
-     "old": "t.is_floating_point() and t.device is not None and", "new": "t.is_floating_point() and"},
-    # Task 1c: "floating point" read as float32
-    {"name": "predict_has_grad takes float32 for floating point (misses half)", "target": "ans_predict_has_grad",
-     "old": "t.is_floating_point()", "new": "t.dtype == dtypes.float32"},
+    # Task 1.3: the device condition forgotten (device-less constants)
+    {"name": "grad_kind ignores the device (device-less constants)", "target": "ans_grad_kind",
+     "old": "t.is_floating_point() and t.device is not None", "new": "t.is_floating_point()"},
+    # Task 1.3: "floating point" read as float32
+    {"name": "grad_kind takes float32 for floating point (misses half)", "target": "ans_grad_kind",
+     "old": "t.is_floating_point() and", "new": "t.dtype == dtypes.float32 and"},
+    # Task 1.3: every tensor in the graph taken to receive a gradient (the four-condition filter alone)
+    {"name": "grad_kind says values for every tensor in the graph", "target": "ans_grad_kind",
+     "old": "    seen, todo = set(), [loss.uop]\n", "new": "    return \"values\"\n    seen, todo = set(), [loss.uop]\n"},
+    # Task 1.3: a gradient taken to flow through DETACH
+    {"name": "grad_kind lets the gradient through detach", "target": "ans_grad_kind",
+     "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)"},
+    # Task 1.3: a gradient taken to flow through comparisons
+    {"name": "grad_kind lets the gradient through comparisons", "target": "ans_grad_kind",
+     "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.DETACH, Ops.BITCAST)"},
+    # Task 1.3: only CMPLT (the op of <) stops it; != and == do not
+    {"name": "grad_kind stops only at CMPLT", "target": "ans_grad_kind",
+     "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.DETACH, Ops.CMPLT, Ops.BITCAST)"},
+    # Task 1.3: where's condition taken to receive a gradient (only the comparison below it stops)
+    {"name": "grad_kind follows where's condition", "target": "ans_grad_kind",
+     "old": "todo.extend(u.src[1:] if u.op is Ops.WHERE else u.src)", "new": "todo.extend(u.src)"},
+    # Task 1.3: "zeros" decided by the numbers: a tensor used only as where's condition, but also a tensor times 0
+    {"name": "grad_kind calls a gradient that is numerically zero zeros (t * 0)", "target": "ans_grad_kind",
+     "old": "        if u is t.uop: return \"values\"\n",
+     "new": "        if u is t.uop: return \"values\"\n        if u.op is Ops.MUL and any(s.base.op is Ops.CONST and float(s.base.arg) == 0 for s in u.src): continue\n"},
     # Task 2: an argument ignored
     {"name": "train_xor ignores jit=False (always TinyJit)", "target": "ans_train_xor",
      "old": "run = TinyJit(step) if jit else step", "new": "run = TinyJit(step)"},
@@ -31,6 +50,31 @@ MUTANTS = [
             "        return loss.realize(*opt.schedule_step())",
      "new": "    def step() -> Tensor:\n        opt.zero_grad()\n        loss = model(X).binary_crossentropy_logits(Y).backward()\n"
             "        opt.step()\n        return loss"},
+    # Task 3.1: maximum at a tie gives the whole gradient to a (a >= b)
+    {"name": "maximum_backward gives a tie to a", "target": "ans_backward_rules",
+     "old": "share_a = (a > b).where(1.0, (a == b).where(0.5, 0.0))", "new": "share_a = (a >= b).where(1.0, 0.0)"},
+    # Task 3.1: maximum at a tie gives nothing to either side
+    {"name": "maximum_backward gives a tie to nobody", "target": "ans_backward_rules",
+     "old": "    return unbroadcast(grad_out * share_a, a.shape), unbroadcast(grad_out * (1.0 - share_a), b.shape)",
+     "new": "    return unbroadcast(grad_out * (a > b).float(), a.shape), unbroadcast(grad_out * (a < b).float(), b.shape)"},
+    # Task 3.1: the broadcast forgotten for b (the gradient keeps the output's shape)
+    {"name": "maximum_backward does not unbroadcast", "target": "ans_backward_rules",
+     "old": "    return unbroadcast(grad_out * share_a, a.shape), unbroadcast(grad_out * (1.0 - share_a), b.shape)",
+     "new": "    return (grad_out * share_a).sum(axis=tuple(range(grad_out.ndim - a.ndim))) if grad_out.ndim > a.ndim else grad_out * share_a, unbroadcast(grad_out * (1.0 - share_a), b.shape)"},
+    # Task 3.1: PyTorch's convention at the kink of leaky_relu (neg_slope at x == 0)
+    {"name": "leaky_relu_backward with PyTorch's value at 0", "target": "ans_backward_rules",
+     "old": "return grad_out * (x < 0).where(neg_slope, 1.0)", "new": "return grad_out * (x > 0).where(1.0, neg_slope)"},
+    # Task 3.1: the slope argument ignored (the default 0.01)
+    {"name": "leaky_relu_backward ignores neg_slope", "target": "ans_backward_rules",
+     "old": "return grad_out * (x < 0).where(neg_slope, 1.0)", "new": "return grad_out * (x < 0).where(0.01, 1.0)"},
+    # Task 3.1: max gives every tied maximum the whole gradient
+    {"name": "max_backward gives each tied maximum the whole gradient", "target": "ans_backward_rules",
+     "old": "    return mask / mask.sum(axis=axes, keepdim=True) * grad_out.reshape(kept)",
+     "new": "    return mask * grad_out.reshape(kept)"},
+    # Task 3.1: max picks one tied maximum, the first (torch.max(dim)'s convention)
+    {"name": "max_backward gives a tie to the first maximum only", "target": "ans_backward_rules",
+     "old": "    mask = (a == a.max(axis=axes, keepdim=True)).float()\n",
+     "new": "    mask = (a == a.max(axis=axes, keepdim=True)).float()\n    mask = mask * (mask.cumsum(axes[-1]) == 1).float() if len(axes) == 1 else mask\n"},
     # Task 3: axis=-1 compared with the non-negative axis indices
     {"name": "sum_backward does not normalise a negative axis", "target": "ans_backward_rules",
      "old": "    axes = reduced_axes(axis, a.ndim)\n    kept = tuple(1 if i in axes else s for i, s in enumerate(a.shape))\n    return grad_out.reshape(kept).expand(a.shape)",
