@@ -83,6 +83,13 @@ MUTANTS = [
      "new": "distinct = {k: w for k, w in weights.items() if tied or w is not embedding}"},
     {"name": "decode_traffic reads the cache of positions before the step only", "target": "ans_decode_traffic",
      "old": "* (position + 1) *", "new": "* position *"},
+    {"name": "decode_traffic counts one embedding row for the whole batch", "target": "ans_decode_traffic",
+     "old": "if not tied: read += batch * embedding.shape[1]", "new": "if not tied: read += embedding.shape[1]"},
+    {"name": "decode_traffic adds the embedding rows also when the table is the (whole) output weight", "target": "ans_decode_traffic",
+     "old": "if not tied: read += batch * embedding.shape[1]", "new": "read += batch * embedding.shape[1]"},
+    {"name": "decode_traffic counts only the matrices (the norm weights left out)", "target": "ans_decode_traffic",
+     "old": "distinct = {id(w): w for w in weights.values() if tied or w is not embedding}",
+     "new": "distinct = {id(w): w for w in weights.values() if (tied or w is not embedding) and (callable(w) or len(w.shape) == 2)}"},
     {"name": "decode_traffic forgets the batch in the cache", "target": "ans_decode_traffic",
      "old": "cfg[\"n_layers\"] * 2 * batch *", "new": "cfg[\"n_layers\"] * 2 *"},
     # Task 5.2
