@@ -3,12 +3,13 @@
   learner's run), a value computed outside the oracle that only an expected argument uses, a check the grader cannot
   read (called with *args, or passed around), an oracle block that draws from the inputs' random generator;
 * hidden regions that start or end inside a statement;
+* a test that reads a name only an earlier test binds (it fails whenever that test stops early);
 * `metadata.autograder` keys that are unknown or of the wrong type (core.settings);
 and, as notes, the visible checks that observe what a hidden region computed (graded as hidden)."""
 from __future__ import annotations
 import ast
 from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer, is_test
-from autograder.core.names import binds, everywhere
+from autograder.core.names import binds, everywhere, exposed
 from autograder.core.settings import problems as settings_problems
 from autograder.core.transform import Sites, check_name, fixed_names, hidden_lines, hidden_statements, is_oracle_block, python_source
 from autograder.kernel.checks import CHECKS
@@ -22,7 +23,35 @@ def lint_notebook(nb) -> tuple[list[str], list[str]]:
   needs, and its settings'; the notes of `observes_hidden`."""
   cells = code_cells(nb)
   answers = [c.source for c in nb.cells if c.cell_type == "code" and is_answer(c)]
-  return settings_problems(nb) + lint(cells, answers) + oracle_helpers(cells, answers), observes_hidden(cells)
+  return settings_problems(nb) + lint(cells, answers) + oracle_helpers(cells, answers) + borrowed_names(cells, answers), observes_hidden(cells)
+
+def borrowed_names(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
+  """Names a test cell reads (outside `with oracle():`) that only an earlier test cell binds. That test stops at its
+  first failing check or error, and a name it binds after that point is never bound: the later test then fails with a
+  NameError whatever its own task's answer (a learner loses points twice for one bug, and a mutation session counts a
+  wrong variant as caught by the NameError). Bind such a name in a set-up cell, or in the test that reads it."""
+  shared = set()
+  for source in answers:
+    try: shared |= set().union(*(binds(s) for s in ast.parse(python_source(source)).body))
+    except (SyntaxError, TypeError): pass
+  learner = []
+  for cell_id, source, test in cells:
+    try: tree = Sites(cell_id, learner=True).visit(ast.parse(python_source(source)))
+    except SyntaxError: continue
+    bound = set().union(*(binds(s) for s in tree.body)) if tree.body else set()
+    if not test: shared |= bound
+    else:                                                  # bound before anything that can stop the cell: always bound
+      for stmt in tree.body:
+        if _calls(stmt): break
+        shared |= binds(stmt)
+    learner.append((cell_id, tree, test, bound))
+  problems, by_tests = [], {}
+  for cell_id, tree, test, bound in learner:
+    if test:
+      for name in sorted(exposed(tree.body) & set(by_tests) - shared - {"*"}):
+        problems.append(f"{cell_id}: reads `{name}`, which only the test {by_tests[name]} binds: when that test stops early, this one fails with a NameError whatever the answer; bind `{name}` in a set-up cell or in this test")
+      for name in bound: by_tests.setdefault(name, cell_id)
+  return problems
 
 def oracle_helpers(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
   """Names a trusted cell defines or imports outside `with oracle():` that only oracle code reads (inside oracle blocks
@@ -97,6 +126,14 @@ def lint(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
       if code_lines[0] and code_lines[1] and _spans_marker(source, stmt):
         problems.append(f"{cell_id}, line {stmt.lineno}: a hidden-test region starts or ends inside this statement; put the markers between top-level statements")
   return sorted(set(problems))
+
+def _calls(node:ast.AST) -> bool:
+  """Whether running `node` calls anything (a function's or lambda's body runs later, not where it is defined)."""
+  if isinstance(node, ast.Call): return True
+  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    return any(_calls(x) for x in [*node.decorator_list, *node.args.defaults, *[d for d in node.args.kw_defaults if d]])
+  if isinstance(node, ast.Lambda): return any(_calls(x) for x in node.args.defaults)
+  return any(_calls(child) for child in ast.iter_child_nodes(node))
 
 def _dotted_name(node:ast.AST) -> str:
   return ast.unparse(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
