@@ -10,7 +10,7 @@ MUTANTS = [
     {"name": "train step realizes the loss after opt.step()", "target": "ans_make_train_step",
      "old": "return loss.realize(*opt.schedule_step())", "new": "opt.step()\n            return loss.realize()"},
     {"name": "train step forgets zero_grad (gradients accumulate)", "target": "ans_make_train_step",
-     "old": "opt.zero_grad()\n", "new": "\n"},
+     "old": "opt.zero_grad()\n            loss = model(x)", "new": "\n            loss = model(x)"},
     {"name": "predict does not switch to evaluation mode", "target": "ans_predict",
      "old": "with Context(TRAINING=0):", "new": "if True:"},
     {"name": "train sets the learning rate of the next step (off by one)", "target": "ans_train",
@@ -60,4 +60,27 @@ MUTANTS += [
     {"name": "save_checkpoint leaves out the BatchNorm running statistics", "target": "ans_save_checkpoint",
      "old": "safe_save(get_state_dict(model), str(path), metadata)",
      "new": "safe_save({k: v for k, v in get_state_dict(model).items() if 'running' not in k}, str(path), metadata)"},
+]
+
+# Issue 34, item 3: the decisions of Tasks 3.1 (realize_order) and 6.1 (must_save).
+MUTANTS += [
+    {"name": "realize_order realizes the loss with the update in both orders", "target": "ans_make_train_step",
+     "old": "if order == \"with\": loss.realize(*opt.schedule_step())\n                else: opt.step()",
+     "new": "loss.realize(*opt.schedule_step())"},
+    {"name": "realize_order trains the same model in both orders", "target": "ans_make_train_step",
+     "old": "    for order in (\"with\", \"after\"):\n        model = make_model()",
+     "new": "    shared = make_model()\n    for order in (\"with\", \"after\"):\n        model = shared"},
+    {"name": "realize_order counts the kernels from the start of the run, not of each step", "target": "ans_make_train_step",
+     "old": "        for _ in range(steps):\n            before = GlobalCounters.kernel_count\n",
+     "new": "        before = GlobalCounters.kernel_count\n        for _ in range(steps):\n"},
+    {"name": "must_save counts the values that moved instead of the classes", "target": "ans_save_checkpoint",
+     "old": "changed[name] = int((classes(copy) != want).sum())",
+     "new": "changed[name] = int((get_state_dict(model)[name].numpy() != base_sd[name].numpy()).sum())"},
+    {"name": "must_save predicts in training mode (batch statistics)", "target": "ans_save_checkpoint",
+     "old": "with Context(TRAINING=0):", "new": "with Context(TRAINING=1):"},
+    {"name": "must_save keeps every name, even those that change nothing", "target": "ans_save_checkpoint",
+     "old": "if n > 0]", "new": "]"},
+    {"name": "must_save leaves out only the parameters (BatchNorm statistics always kept)", "target": "ans_save_checkpoint",
+     "old": "    for name, t in get_state_dict(copy).items():\n",
+     "new": "    for name, t in get_state_dict(copy).items():\n        if 'running' in name or 'batches' in name: changed[name] = 0; continue\n"},
 ]
