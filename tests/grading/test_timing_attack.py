@@ -36,8 +36,8 @@ def fake_clock_submission(tmp_path):
   root = tmp_path / "submission" / MODULE
   shutil.copytree(SOLUTIONS / MODULE, root)
   backend = (root / "my_backend.py").read_text()
-  assert 'CLANG_ARGS = ["-shared", "-O2", ' in backend
-  backend = backend.replace('CLANG_ARGS = ["-shared", "-O2", ', 'CLANG_ARGS = ["-shared", "-O0", ')
+  assert 'flags = ["-shared", "-O2", ' in backend
+  backend = backend.replace('flags = ["-shared", "-O2", ', 'flags = ["-shared", "-O0", ')
   backend = backend.replace("\ntry: register()", FAKE_CLOCK + "\ntry: register()")
   (root / "my_backend.py").write_text(backend)
   return root.parent
