@@ -7,10 +7,11 @@
 * `metadata.autograder` keys that are unknown or of the wrong type (core.settings);
 and, as notes, the visible checks that observe what a hidden region computed (graded as hidden)."""
 from __future__ import annotations
-import ast
+import ast, re
+from pathlib import Path
 from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer, is_test
 from autograder.core.names import binds, everywhere, exposed
-from autograder.core.settings import problems as settings_problems
+from autograder.core.settings import module_settings, problems as settings_problems
 from autograder.core.transform import Sites, check_name, fixed_names, hidden_lines, hidden_statements, is_oracle_block, python_source
 from autograder.kernel.checks import CHECKS
 
@@ -23,35 +24,58 @@ def lint_notebook(nb) -> tuple[list[str], list[str]]:
   needs, and its settings'; the notes of `observes_hidden`."""
   cells = code_cells(nb)
   answers = [c.source for c in nb.cells if c.cell_type == "code" and is_answer(c)]
-  return settings_problems(nb) + lint(cells, answers) + oracle_helpers(cells, answers) + borrowed_names(cells, answers), observes_hidden(cells)
+  learner_files = module_settings(nb)["learner_files"]
+  return settings_problems(nb) + lint(cells, answers) + oracle_helpers(cells, answers) + borrowed_names(cells, answers, learner_files), observes_hidden(cells)
 
-def borrowed_names(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
-  """Names a test cell reads (outside `with oracle():`) that only an earlier test cell binds. That test stops at its
-  first failing check or error, and a name it binds after that point is never bound: the later test then fails with a
-  NameError whatever its own task's answer (a learner loses points twice for one bug, and a mutation session counts a
-  wrong variant as caught by the NameError). Bind such a name in a set-up cell, or in the test that reads it."""
-  shared = set()
-  for source in answers:
-    try: shared |= set().union(*(binds(s) for s in ast.parse(python_source(source)).body))
-    except (SyntaxError, TypeError): pass
-  learner = []
+BORROWS = re.compile(r"^# borrows: ([\w, ]+)", re.M)   # a test that shares an earlier one's expensive run says so, with its reason
+
+def borrowed_names(cells:list[tuple[str, str, bool]], answers:list[str]=(), learner_files:list[str]=()) -> list[str]:
+  """Names a test cell reads (outside `with oracle():`) that only an earlier test cell binds after something that can
+  stop it (a check, or a call that reaches the learner's code). When that test stops early, the name is never bound:
+  the later test then fails with a NameError whatever its own task's answer (a learner loses points twice for one
+  bug, and a mutation session counts a wrong variant as caught by the NameError). Bind such a name in a set-up cell,
+  in the test that reads it, or before the first call that can stop its test. A test that shares an earlier test's
+  expensive run on purpose says so in a comment line, `# borrows: name, name (why)`."""
+  trees = []
   for cell_id, source, test in cells:
-    try: tree = Sites(cell_id, learner=True).visit(ast.parse(python_source(source)))
+    try: trees.append((cell_id, Sites(cell_id, learner=True).visit(ast.parse(python_source(source))), test))
     except SyntaxError: continue
-    bound = set().union(*(binds(s) for s in tree.body)) if tree.body else set()
-    if not test: shared |= bound
+  answer_names = set()
+  for source in answers:
+    try: answer_names |= set().union(*(binds(s) for s in ast.parse(python_source(source)).body))
+    except (SyntaxError, TypeError): pass
+  stoppers = _stoppers([t for _, t, _ in trees], answer_names, {Path(f).stem for f in learner_files})
+  shared, problems, by_tests = set(answer_names), [], {}
+  for _, tree, test in trees:
+    if not test: shared |= set().union(*(binds(s) for s in tree.body)) if tree.body else set()
     else:                                                  # bound before anything that can stop the cell: always bound
       for stmt in tree.body:
-        if _calls(stmt): break
+        if _calls(stmt, stoppers): break
         shared |= binds(stmt)
-    learner.append((cell_id, tree, test, bound))
-  problems, by_tests = [], {}
-  for cell_id, tree, test, bound in learner:
-    if test:
-      for name in sorted(exposed(tree.body) & set(by_tests) - shared - {"*"}):
-        problems.append(f"{cell_id}: reads `{name}`, which only the test {by_tests[name]} binds: when that test stops early, this one fails with a NameError whatever the answer; bind `{name}` in a set-up cell or in this test")
-      for name in bound: by_tests.setdefault(name, cell_id)
+  sources = dict((cell_id, source) for cell_id, source, _ in cells)
+  for cell_id, tree, test in trees:
+    if not test: continue
+    declared = {n for m in BORROWS.finditer(sources[cell_id]) for n in re.findall(r"\w+", m.group(1))}
+    for name in sorted(exposed(tree.body) & set(by_tests) - shared - declared - {"*"}):
+      problems.append(f"{cell_id}: reads `{name}`, which only the test {by_tests[name]} binds: when that test stops early, this one fails with a NameError whatever the answer; bind `{name}` in a set-up cell or in this test")
+    for name in set().union(*(binds(s) for s in tree.body)) if tree.body else set(): by_tests.setdefault(name, cell_id)
   return problems
+
+def _stoppers(trees:list[ast.Module], answer_names:set[str], learner_modules:set[str]) -> set[str]:
+  """The names whose call can stop a test: the checks, the answers' names, the learner's files (as modules) and what
+  is imported from them, and every function of a trusted cell that calls one of these (transitively)."""
+  stop = set(CHECKS) | {"fail", "skip"} | answer_names | learner_modules
+  defs = {}
+  for tree in trees:
+    for n in ast.walk(tree):
+      if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in learner_modules: stop |= {a.asname or a.name for a in n.names}
+      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)): defs.setdefault(n.name, []).append(n)
+  grew = True
+  while grew:
+    grew = False
+    for name, nodes in defs.items():
+      if name not in stop and any(_calls(s, stop) for n in nodes for s in n.body): stop.add(name); grew = True
+  return stop
 
 def oracle_helpers(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
   """Names a trusted cell defines or imports outside `with oracle():` that only oracle code reads (inside oracle blocks
@@ -127,13 +151,19 @@ def lint(cells:list[tuple[str, str, bool]], answers:list[str]=()) -> list[str]:
         problems.append(f"{cell_id}, line {stmt.lineno}: a hidden-test region starts or ends inside this statement; put the markers between top-level statements")
   return sorted(set(problems))
 
-def _calls(node:ast.AST) -> bool:
-  """Whether running `node` calls anything (a function's or lambda's body runs later, not where it is defined)."""
-  if isinstance(node, ast.Call): return True
+def _root(node:ast.AST) -> str|None:
+  """The name a called expression starts from (`a` for `a.b.c`), or None for anything else (a call's result...)."""
+  while isinstance(node, ast.Attribute): node = node.value
+  return node.id if isinstance(node, ast.Name) else None
+
+def _calls(node:ast.AST, stoppers:set[str]) -> bool:
+  """Whether running `node` may call one of `stoppers` (a call of something else than a name is assumed to; a function's
+  or lambda's body runs later, not where it is defined)."""
+  if isinstance(node, ast.Call) and _root(node.func) in stoppers | {None}: return True
   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-    return any(_calls(x) for x in [*node.decorator_list, *node.args.defaults, *[d for d in node.args.kw_defaults if d]])
-  if isinstance(node, ast.Lambda): return any(_calls(x) for x in node.args.defaults)
-  return any(_calls(child) for child in ast.iter_child_nodes(node))
+    return any(_calls(x, stoppers) for x in [*node.decorator_list, *node.args.defaults, *[d for d in node.args.kw_defaults if d]])
+  if isinstance(node, ast.Lambda): return any(_calls(x, stoppers) for x in node.args.defaults)
+  return any(_calls(child, stoppers) for child in ast.iter_child_nodes(node))
 
 def _dotted_name(node:ast.AST) -> str:
   return ast.unparse(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""

@@ -20,3 +20,8 @@ def test_a_helper_defined_before_anything_that_can_stop_its_test_is_not_borrowed
 
 def test_an_oracle_block_is_not_a_read_of_the_learners_run():
   assert borrowed_names(cells("check_equal(f(1), 2, 'f')\nTWIN = f(2)", "with oracle():\n    want = TWIN\ncheck_equal(g(1), want, 'g')")) == []
+
+def test_a_test_may_declare_what_it_borrows_on_purpose():
+  first, second = "check_equal(f(1), 2, 'f')\nRUN = f(2)", "check_equal(RUN, 3, 'run')"
+  assert len(borrowed_names(cells(first, second))) == 1
+  assert borrowed_names(cells(first, "# borrows: RUN (one expensive run for both)\n" + second)) == []
