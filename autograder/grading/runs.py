@@ -118,11 +118,18 @@ def module_key(source_dir:Path) -> str:
 
 KEEP_VERSIONS = 4              # reference runs kept per module and kind: each edit of a module or the grader makes a new one
 
-def prune(folder:Path, module:str, visible:bool, keep:int=KEEP_VERSIONS):
-  """Remove all but the `keep` most recently used reference runs of `module` (its .json, tinygrad cache and lock),
-  so that a checkout edited for weeks does not fill the disk (one module's run can hold 30 MB). A version whose lock
-  another grader holds is left alone."""
-  stem = re.compile(rf"{re.escape(module)}-[0-9a-f]{{20}}{'-visible' if visible else ''}$")
+def device_tag() -> str:
+  """The device in a reference run's file name, empty for the default CPU device: runs on a second target (the suite's
+  DEV=CPU::x86_64,x86-64-v3) are kept and pruned apart from the native ones."""
+  dev = os.environ.get("DEV", "CPU")
+  return "" if dev == "CPU" else "-" + re.sub(r"[^A-Za-z0-9]+", "_", dev).strip("_")
+
+def prune(folder:Path, module:str, visible:bool, keep:int=KEEP_VERSIONS, tag:str|None=None):
+  """Remove all but the `keep` most recently used reference runs of `module` on this device (its .json, tinygrad cache
+  and lock), so that a checkout edited for weeks does not fill the disk (one module's run can hold 30 MB). A version
+  whose lock another grader holds is left alone."""
+  tag = device_tag() if tag is None else tag
+  stem = re.compile(rf"{re.escape(module + tag)}-[0-9a-f]{{20}}{'-visible' if visible else ''}$")
   versions = sorted((p for p in folder.glob(f"{module}-*.json") if stem.fullmatch(p.stem)), key=lambda p: p.stat().st_mtime, reverse=True)
   for old in versions[keep:]:
     with open(old.with_suffix(".lock"), "w") as lock:
@@ -137,7 +144,7 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
   release ships for the visible checks (authoring/ship.py), computed where no hidden input exists."""
   folder = cache_root() / "reference"
   folder.mkdir(parents=True, exist_ok=True)
-  path = folder / f"{module}-{module_key(Path(source_root) / module)}{'-visible' if visible else ''}.json"
+  path = folder / f"{module}{device_tag()}-{module_key(Path(source_root) / module)}{'-visible' if visible else ''}.json"
   with open(path.with_suffix(".lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
     if path.is_file():

@@ -26,3 +26,13 @@ def test_prune_leaves_a_version_whose_lock_a_grader_holds(tmp_path):
     prune(tmp_path, "03_autograd", visible=False, keep=1)
   left = {p.name for p in tmp_path.iterdir()}
   assert f"{stems[2]}.json" in left and f"{stems[1]}.json" not in left
+
+def test_prune_keeps_each_device_apart(tmp_path):
+  native = [_version(tmp_path, "10_inference", k, age=100 * k) for k in range(3)]
+  second = [_version(tmp_path, "10_inference-CPU_x86_64_x86_64_v3", k, age=10 * k) for k in range(3)]   # newer, another device
+  prune(tmp_path, "10_inference", visible=False, keep=2, tag="")
+  left = {p.name for p in tmp_path.iterdir()}
+  assert all(f"{s}.json" in left for s in native[:2] + second) and f"{native[2]}.json" not in left
+  prune(tmp_path, "10_inference", visible=False, keep=1, tag="-CPU_x86_64_x86_64_v3")
+  left = {p.name for p in tmp_path.iterdir()}
+  assert f"{second[0]}.json" in left and f"{second[1]}.json" not in left and f"{native[1]}.json" in left
