@@ -6,19 +6,49 @@ the hidden tests alone.
 """
 
 MUTANTS = [
-    # Task 1a: "one entry per node" read as "one entry per op name" (a set, or a membership test before appending)
-    {"name": "op_groups lists each op name once", "target": "ans_op_groups",
-     "old": "    return groups", "new": "    return {k: list(dict.fromkeys(v)) for k, v in groups.items()}"},
+    # Task 1.1: GroupOp.Reduce (the ALU ops a REDUCE may combine with) taken for the reduce nodes: every ADD a reduction
+    {"name": "cheapest counts GroupOp.Reduce as reduce nodes", "target": "ans_cheapest",
+     "old": "if u.op is Ops.REDUCE: reduce += 1", "new": "if u.op in GroupOp.Reduce: reduce += 1"},
+    # Task 1.1: the order of the rule read backwards (fewest elementwise first)
+    {"name": "cheapest ranks elementwise before reduce", "target": "ans_cheapest",
+     "old": "(counts[name][1], counts[name][0])", "new": "(counts[name][0], counts[name][1])"},
+    # Task 1.1: movement nodes counted as a cost
+    {"name": "cheapest counts movement nodes as a cost", "target": "ans_cheapest",
+     "old": "(counts[name][1], counts[name][0])", "new": "(counts[name][1], counts[name][0] + counts[name][2])"},
+    # Task 1.1: one total of computing nodes instead of the two-level rule
+    {"name": "cheapest ranks by elementwise + reduce", "target": "ans_cheapest",
+     "old": "(counts[name][1], counts[name][0])", "new": "(counts[name][1] + counts[name][0],)"},
+    # Task 1.1: a tie goes to the last candidate
+    {"name": "cheapest breaks ties towards the last", "target": "ans_cheapest",
+     "old": "min(counts, key=", "new": "min(reversed(counts), key="},
+    # Task 1.1: "one entry per node" read as one per op name
+    {"name": "cheapest counts each op name once", "target": "ans_cheapest",
+     "old": "for u in f(x).uop.toposort():", "new": "for u in {u.op: u for u in f(x).uop.toposort()}.values():"},
+    # Task 1.1: only the nodes f adds to x's graph counted
+    {"name": "cheapest leaves x's own nodes out", "target": "ans_cheapest",
+     "old": "for u in f(x).uop.toposort():", "new": "for u in [u for u in f(x).uop.toposort() if u not in x.uop.toposort()]:"},
     # Task 1b: an argument ignored
     {"name": "kernel_sources ignores noopt", "target": "ans_kernel_sources",
      "old": "with Context(NOOPT=int(noopt)):", "new": "with Context():"},
     # Task 1b: COPY calls handed to the code generator (to_program raises on them)
     {"name": "kernel_sources does not skip COPY calls", "target": "ans_kernel_sources",
      "old": "if ast.op is not Ops.SINK: continue", "new": "pass"},
-    # Task 1c: the last EXP2 node instead of the first one (same answer when the graph has a single EXP2)
-    {"name": "exp2_scale reads the last EXP2 node", "target": "ans_exp2_scale",
-     "old": "exp2 = next(u for u in t.uop.toposort() if u.op is Ops.EXP2)",
-     "new": "exp2 = [u for u in t.uop.toposort() if u.op is Ops.EXP2][-1]"},
+    # Task 1.3: the constant of the tensor graph (as the Python code wrote it), not the kernel's
+    {"name": "exp2_scale reads the tensor graph", "target": "ans_exp2_scale",
+     "old": "    for call in build().schedule_linear().src:",
+     "new": "    exp2 = next(u for u in build().uop.toposort() if u.op is Ops.EXP2)\n"
+            "    return float(np.float32(next(s for s in exp2.src[0].src if s.op is Ops.CONST).arg))\n"
+            "    for call in build().schedule_linear().src:"},
+    # Task 1.3: the float64 constant, not the float32 value the kernel computes with
+    {"name": "exp2_scale returns the float64 constant", "target": "ans_exp2_scale",
+     "old": "return float(np.float32(const.arg))", "new": "return float(const.arg)"},
+    # Task 1.3: the last EXP2 node of the kernel instead of the first one
+    {"name": "exp2_scale reads the kernel's last EXP2 node", "target": "ans_exp2_scale",
+     "old": "next((u for u in call.src[0].toposort() if u.op is Ops.EXP2), None)",
+     "new": "next((u for u in reversed(list(call.src[0].toposort())) if u.op is Ops.EXP2), None)"},
+    # Task 1.3: only the first kernel read (softmax's and logsumexp's first kernel, the max, has no EXP2)
+    {"name": "exp2_scale reads the first kernel only", "target": "ans_exp2_scale",
+     "old": "if exp2 is None: continue", "new": "if exp2 is None: return None"},
     # Task 2a: the optimised kernel read instead of the NOOPT one (an argument not passed)
     {"name": "reduce_loops reads the optimised kernel", "target": "ans_reduce_loops",
      "old": "kernel_sources(t, noopt=True)", "new": "kernel_sources(t)"},
