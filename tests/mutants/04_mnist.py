@@ -90,9 +90,9 @@ MUTANTS += [
     {"name": "run_plan over the budget (batch 128 for 2000 steps)", "target": "ans_run_plan",
      "old": '"batch_size": 64', "new": '"batch_size": 128'},
     {"name": "run_plan names the peak learning rate lr", "target": "ans_run_plan",
-     "old": '"peak_lr": 2e-3', "new": '"lr": 2e-3'},
+     "old": '"peak_lr": 5e-3', "new": '"lr": 5e-3'},
     {"name": "run_plan gives the peak learning rate as text", "target": "ans_run_plan",
-     "old": '"peak_lr": 2e-3', "new": '"peak_lr": "2e-3"'},
+     "old": '"peak_lr": 5e-3', "new": '"peak_lr": "5e-3"'},
     {"name": "run_plan is not the run the checkpoint records (another seed)", "target": "ans_run_plan",
      "old": '"seed": 0', "new": '"seed": 1'},
 ]
