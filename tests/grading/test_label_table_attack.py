@@ -57,7 +57,10 @@ def attack_submission(folder:Path) -> Path:
   scope = {"nn": nn, "np": None}
   exec(source, scope)
   zeros = {k: Tensor.zeros(*v.shape, dtype=v.dtype).contiguous() for k, v in get_state_dict(scope["Net"]()).items()}
-  safe_save(zeros, str(sub / "mnist_cnn.safetensors"))
+  # the reference's run record, so that the accuracy tests get past the plan and the budget to the accuracy itself
+  from tinygrad.nn.state import safe_load_metadata
+  meta = safe_load_metadata(str(REPO / "solutions" / MODULE / "mnist_cnn.safetensors"))[2]["__metadata__"]
+  safe_save(zeros, str(sub / "mnist_cnn.safetensors"), meta)
   return folder
 
 def test_a_label_table_earns_no_accuracy_points(tmp_path):

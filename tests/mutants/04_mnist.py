@@ -84,3 +84,15 @@ MUTANTS += [
      "old": "    for name, t in get_state_dict(copy).items():\n",
      "new": "    for name, t in get_state_dict(copy).items():\n        if 'running' in name or 'batches' in name: changed[name] = 0; continue\n"},
 ]
+
+# Issue 34, item 3: Task 7.1 (run_plan), the run the learner chooses within the image budget.
+MUTANTS += [
+    {"name": "run_plan over the budget (batch 128 for 2000 steps)", "target": "ans_run_plan",
+     "old": '"batch_size": 64', "new": '"batch_size": 128'},
+    {"name": "run_plan names the peak learning rate lr", "target": "ans_run_plan",
+     "old": '"peak_lr": 5e-3', "new": '"lr": 5e-3'},
+    {"name": "run_plan gives the peak learning rate as text", "target": "ans_run_plan",
+     "old": '"peak_lr": 5e-3', "new": '"peak_lr": "5e-3"'},
+    {"name": "run_plan is not the run the checkpoint records (another seed)", "target": "ans_run_plan",
+     "old": '"seed": 0', "new": '"seed": 1'},
+]
