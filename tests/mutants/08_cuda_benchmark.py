@@ -104,9 +104,9 @@ MUTANTS += [
 # contract leaves the time and the bytes to choose, cache_edge finds where the caches stop inflating a + b;
 # best_access chooses the opts whose kernel requests the fewest bytes per FLOP at a given block size.
 MUTANTS += [
-  {"name": "programs: copies rendered as kernels (no filter on the call's op)", "target": "ans_programs",
+  {"name": "programs: copies rendered as kernels (no filter on the call's op)", "target": "ans_tensor_cores",
    "old": " if call.src[0].op is Ops.SINK]", "new": "]"},
-  {"name": "programs: the schedule realized first (kernels run)", "target": "ans_programs",
+  {"name": "programs: the schedule realized first (kernels run)", "target": "ans_tensor_cores",
    "old": "  return [to_program(", "new": "  out.realize()\n  return [to_program("},
   {"name": "cache_edge: the first size within the tolerance, from the small end", "target": "ans_bandwidth",
    "old": 'return {"gbps": gbps, "edge": sizes[edge]}',
