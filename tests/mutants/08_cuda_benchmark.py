@@ -1,8 +1,6 @@
 """Wrong variants of module 08's reference answers: each is a bug a learner plausibly writes, and each must lose points.
 Format: tests/mutants in course/authoring.md. `old` occurs in the target answer cell; `new` replaces it."""
 MUTANTS = [
-  {"name": "summarize: the mean instead of the median", "target": "ans_summarize",
-   "old": "median = float(np.median(times))", "new": "median = float(np.mean(times))"},
   {"name": "time_runs: no sync after the warm-up calls (their work lands in the first timed run)", "target": "ans_time_runs",
    "old": "  for _ in range(warmup):\n    fn()\n    if sync is not None: sync()\n", "new": "  for _ in range(warmup):\n    fn()\n"},
   {"name": "benchmark: GlobalCounters reset once, not before every run (times accumulate)", "target": "ans_benchmark",
@@ -101,4 +99,43 @@ MUTANTS += [
    "old": "gpu_renderer(language, arch)) for u", "new": "gpu_renderer(\"PTX\", arch)) for u"},
   {"name": "tensor_cores: the shape returned as a list", "target": "ans_tensor_cores",
    "old": "return tuple(shapes[0]) if shapes else None", "new": "return list(shapes[0]) if shapes else None"},
+]
+# Issue 34 item 3 (fourth round): summarize is given (setup cell); programs is graded with tensor_cores; bandwidth's
+# contract leaves the time and the bytes to choose, cache_edge finds where the caches stop inflating a + b;
+# best_access chooses the opts whose kernel requests the fewest bytes per FLOP at a given block size.
+MUTANTS += [
+  {"name": "programs: copies rendered as kernels (no filter on the call's op)", "target": "ans_tensor_cores",
+   "old": " if call.src[0].op is Ops.SINK]", "new": "]"},
+  {"name": "programs: the schedule realized first (kernels run)", "target": "ans_tensor_cores",
+   "old": "  return [to_program(", "new": "  out.realize()\n  return [to_program("},
+  {"name": "cache_edge: the first size within the tolerance, from the small end", "target": "ans_bandwidth",
+   "old": 'return {"gbps": gbps, "edge": sizes[edge]}',
+   "new": 'return {"gbps": gbps, "edge": next(n for n, g in zip(sizes, gbps) if abs(g - gbps[-1]) <= tolerance * gbps[-1])}'},
+  {"name": "cache_edge: the bound itself counted as outside", "target": "ans_bandwidth",
+   "old": "abs(gbps[edge - 1] - gbps[-1]) <= tolerance * gbps[-1]", "new": "abs(gbps[edge - 1] - gbps[-1]) < tolerance * gbps[-1]"},
+  {"name": "cache_edge: each size compared with the next one, not with the largest", "target": "ans_bandwidth",
+   "old": "abs(gbps[edge - 1] - gbps[-1]) <= tolerance * gbps[-1]", "new": "abs(gbps[edge - 1] - gbps[edge]) <= tolerance * gbps[edge]"},
+  {"name": "cache_edge: compared with the highest rate, not the largest size's", "target": "ans_bandwidth",
+   "old": "abs(gbps[edge - 1] - gbps[-1]) <= tolerance * gbps[-1]", "new": "abs(gbps[edge - 1] - max(gbps)) <= tolerance * max(gbps)"},
+  {"name": "cache_edge: repeats not passed on to bandwidth", "target": "ans_bandwidth",
+   "old": '[bandwidth(device, n, dtype, "add", 1, repeats)["gbps"]', "new": '[bandwidth(device, n, dtype, "add")["gbps"]'},
+  {"name": "best_access: the block size ignored", "target": "ans_anatomy",
+   "old": ' and an["threads_per_block"] == threads]', "new": "]"},
+  {"name": "best_access: the last of equal candidates", "target": "ans_anatomy",
+   "old": 'max(fits, key=lambda i: anatomies[i]["access_intensity"], default=None)',
+   "new": 'max(fits[::-1], key=lambda i: anatomies[i]["access_intensity"], default=None)'},
+  {"name": "best_access: the lowest access intensity", "target": "ans_anatomy",
+   "old": 'max(fits, key=lambda i: anatomies[i]["access_intensity"], default=None)',
+   "new": 'min(fits, key=lambda i: anatomies[i]["access_intensity"], default=None)'},
+  {"name": "best_access: the least traffic (estimates.mem) ranks the candidates", "target": "ans_anatomy",
+   "old": 'max(fits, key=lambda i: anatomies[i]["access_intensity"], default=None)',
+   "new": 'max(fits, key=lambda i: anatomies[i]["flops"] / to_program(ast.replace(arg=KernelInfo(opts_to_apply=tuple(candidates[i]))), renderer).src[0].arg.estimates.mem, default=None)'},
+  {"name": "best_access: the first candidate when none has the block size", "target": "ans_anatomy",
+   "old": "default=None)}", "new": "default=0)}"},
+  {"name": "best_access: refused opts not caught", "target": "ans_anatomy",
+   "old": "    except KernelOptError:\n      anatomies.append(None)\n      continue\n", "new": "    except ValueError: pass\n"},
+  {"name": "best_access: opts applied after the heuristics' (applied_opts instead of opts_to_apply)", "target": "ans_anatomy",
+   "old": "KernelInfo(opts_to_apply=tuple(opts))", "new": "KernelInfo(applied_opts=tuple(opts))"},
+  {"name": "best_access: outputs from the first dimension of out only", "target": "ans_anatomy",
+   "old": "anatomy(prg, math.prod(out.shape))", "new": "anatomy(prg, out.shape[0])"},
 ]
