@@ -1,8 +1,8 @@
 """Wrong variants of module 04's reference answers, each a bug a learner plausibly writes: every one must lose points."""
 MUTANTS = [
-    {"name": "normalize forgets the channel axis", "target": "ans_normalize",
+    {"name": "normalize forgets the channel axis", "target": "ans_batch_source",
      "old": "x = images.astype(np.float32)[:, None] / 255.0", "new": "x = images.astype(np.float32) / 255.0"},
-    {"name": "batches keeps the partial last batch", "target": "ans_batches",
+    {"name": "batches keeps the partial last batch", "target": "ans_batch_source",
      "old": "range(len(indices) // batch_size)", "new": "range(-(-len(indices) // batch_size))"},
     {"name": "Net pools before BatchNorm in the second block", "target": "ans_net",
      "old": "x = self.bn2(self.conv2(x).contiguous()).relu().max_pool2d()",
@@ -30,7 +30,7 @@ MUTANTS = [
 
 # Written from the docstrings alone, as a stranger would (issue 22): one per bug class where the task has one.
 MUTANTS += [
-    {"name": "batches shuffles the caller's indices in place", "target": "ans_batches",
+    {"name": "batches shuffles the caller's indices in place", "target": "ans_batch_source",
      "old": "perm = rng.permutation(indices)", "new": "perm = indices; rng.shuffle(perm)"},
     {"name": "predict ignores batch_size (one forward pass over everything)", "target": "ans_predict",
      "old": "for i in range(0, len(x), batch_size):\n            out.append(model(Tensor(x[i:i + batch_size]))",
@@ -95,4 +95,26 @@ MUTANTS += [
      "old": '"peak_lr": 5e-3', "new": '"peak_lr": "5e-3"'},
     {"name": "run_plan is not the run the checkpoint records (another seed)", "target": "ans_run_plan",
      "old": '"seed": 0', "new": '"seed": 1'},
+]
+
+# issue 34 item 3, fifth round: Task 1.1 batch_source (where a batch comes from), and profile_jit's smallest reading
+MUTANTS += [
+    {"name": "batch_source counts the set's upload with the gather", "target": "ans_batch_source",
+     "old": "    whole = Tensor(x).realize()\n    out = {}\n    GlobalCounters.reset()\n    Tensor(x[idx]).realize()\n    out[\"copy\"] = {\"kernels\": GlobalCounters.kernel_count, \"bytes\": GlobalCounters.global_mem}\n    GlobalCounters.reset()\n    batch = whole[",
+     "new": "    out = {}\n    GlobalCounters.reset()\n    Tensor(x[idx]).realize()\n    out[\"copy\"] = {\"kernels\": GlobalCounters.kernel_count, \"bytes\": GlobalCounters.global_mem}\n    GlobalCounters.reset()\n    whole = Tensor(x).realize()\n    batch = whole["},
+    {"name": "batch_source does not reset the counters between the two ways", "target": "ans_batch_source",
+     "old": "    GlobalCounters.reset()\n    batch = whole[", "new": "    batch = whole["},
+    {"name": "batch_source copies the indices in before it counts the gather", "target": "ans_batch_source",
+     "old": "    GlobalCounters.reset()\n    batch = whole[Tensor(idx)].realize()", "new": "    t = Tensor(idx).realize()\n    GlobalCounters.reset()\n    batch = whole[t].realize()"},
+    {"name": "batch_source counts FLOPs as bytes", "target": "ans_batch_source",
+     "old": "out[\"gather\"] = {\"kernels\": GlobalCounters.kernel_count, \"bytes\": GlobalCounters.global_mem}",
+     "new": "out[\"gather\"] = {\"kernels\": GlobalCounters.kernel_count, \"bytes\": GlobalCounters.global_ops}"},
+    {"name": "batch_source calls a gather direct when it reads less than the whole set", "target": "ans_batch_source",
+     "old": "out[\"direct\"] = out[\"gather\"][\"bytes\"] < 10 * out[\"copy\"][\"bytes\"]", "new": "out[\"direct\"] = out[\"gather\"][\"bytes\"] < x.nbytes"},
+    {"name": "batch_source returns the first rows of the set as the batch", "target": "ans_batch_source",
+     "old": "out[\"batch\"] = batch.numpy()", "new": "out[\"batch\"] = x[:len(idx)]"},
+    {"name": "profile_jit keeps the first reading of each kernel", "target": "ans_profile_jit",
+     "old": "times.append(min(readings))", "new": "times.append(readings[0])"},
+    {"name": "profile_jit keeps the median reading of each kernel", "target": "ans_profile_jit",
+     "old": "times.append(min(readings))", "new": "times.append(statistics.median(readings))"},
 ]
