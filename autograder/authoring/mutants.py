@@ -7,7 +7,8 @@ All of a module's mutants run in one kernel: the solution's answers first, then 
 must fail (its task's tests), and the solution back again; last, every test used once more with the solution (a
 control: it must pass, or the session itself is unsound). Each test is judged against the reference run, exactly as
 grading judges it; the checks also compare with the reference's records as they go (checks.stop_at_first_difference),
-so a wrong variant stops at the first check it fails instead of running the rest of its test. A mutant that kills
+so a wrong variant stops at the first check it fails instead of running the rest of its test, and its tests after the
+first that raised are left out (`caught_before`): one failing test is enough to lose points. A mutant that kills
 the kernel (or runs the session out of time) is caught, and the session starts again, set-up cells first, from the
 mutant after it. A skipped test (a CUDA test without CUDA) catches nothing.
 
@@ -25,7 +26,7 @@ from autograder.core.course import notebook_path
 from autograder.core.execute import limits, run_notebook
 from autograder.core.settings import module_settings
 from autograder.core.transform import RECORDER, prepare
-from autograder.core.verdict import first_failing_check, judge, outcome
+from autograder.core.verdict import SKIPPED, first_failing_check, judge, outcome
 from autograder.grading.runs import reference, run_folder, tinygrad_cache
 
 def load(path:Path) -> list[dict]:
@@ -123,6 +124,19 @@ def session(source, source_dir:Path, mutants:list[dict], records:Path|None=None)
   nb = copy.deepcopy(base); nb.cells = cells
   return nb, where, starts
 
+def caught_before(where:list[tuple], ref:dict):
+  """The executor's `skip`: a test cell of a mutant is left out once an earlier test of the same mutant raised, which
+  fails that test (judge: the reference raised nothing there), unless the reference skipped it (a CUDA test here)."""
+  mutant_of = {i: n for n, _, i in where if n is not None}
+  earlier = {}
+  for n, tid, i in where:
+    if n is not None and not (ref["tests"][tid]["error"] and ref["tests"][tid]["error"][0] in SKIPPED): earlier.setdefault(n, []).append(i)
+  def raised(run, j): return run.replies.get(j, {}).get("status") == "error" and run.replies[j].get("ename") not in SKIPPED
+  def skip(i:int, run) -> bool:
+    n = mutant_of.get(i)
+    return n is not None and any(raised(run, j) for j in earlier.get(n, []) if j < i)
+  return skip
+
 def _values(observations:list[dict]) -> str:
   """What a test observed, as text: 4 and 4.0 differ (a float where an int is expected is a difference)."""
   return json.dumps([(o.get("site"), o.get("k"), o.get("actual")) for o in observations], sort_keys=True, default=repr)
@@ -153,10 +167,10 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
       records.write_text(json.dumps({tid: o["observations"] for tid, o in ref["tests"].items()}))
       nb, where, starts = session(source, source_dir, [mutants[i] for i in pending], records)
       step = (lambda done, n, base=done_before, pre=starts[0]: on_cell(base + max(0, done - pre), total)) if on_cell else None
-      r = run_notebook(nb, workdir, cell_limit, limit * (2 + len(pending)), on_cell=step, run_dir=run_dir, env=env)
+      r = run_notebook(nb, workdir, cell_limit, limit * (2 + len(pending)), on_cell=step, run_dir=run_dir, env=env, skip=caught_before(where, ref))
     died = min((i for i, s in r.cells.items() if s == "not_run"), default=None) if r.status != "completed" else None
     for n, tid, i in where:
-      if died is not None and i >= died: continue
+      if (died is not None and i >= died) or r.cells.get(i) == "skipped": continue
       got = outcome(nb.cells[i], i, r)
       verdict = judge({"id": tid, "max_score": points_of[tid]}, ref["tests"][tid], got, r.message)
       if got["error"] and got["error"][0] == "DifferenceFound" and first_failing_check(ref["tests"][tid]["observations"], got["observations"]) is None:
