@@ -4,10 +4,13 @@ made mechanically from the reference answers by autograder.authoring.mutagen (an
 operator swapped...), which do not depend on the author's imagination.
 
 All of a module's mutants run in one kernel: the solution's answers first, then for each mutant its edit, the tests it
-must fail (its task's tests), and the solution back again; last, every test used once more with the solution (a
-control: it must pass, or the session itself is unsound). Each test is judged against the reference run, exactly as
+must fail (its task's tests), and the solution back again; last, every test of the module with the solution (the
+control: it must pass, or the session itself is unsound). The session runs as grading runs a learner's notebook: in
+the sandbox, under the module's limits (its time and CPU time scaled to the session's length), the oracle cut out, so
+the control is also the solution graded (the suite's "the solution gets full marks"). Each test is judged against the reference run, exactly as
 grading judges it; the checks also compare with the reference's records as they go (checks.stop_at_first_difference),
-so a wrong variant stops at the first check it fails instead of running the rest of its test. A mutant that kills
+so a wrong variant stops at the first check it fails instead of running the rest of its test, and its tests after the
+first that raised are left out (`caught_before`): one failing test is enough to lose points. A mutant that kills
 the kernel (or runs the session out of time) is caught, and the session starts again, set-up cells first, from the
 mutant after it. A skipped test (a CUDA test without CUDA) catches nothing.
 
@@ -16,16 +19,19 @@ observable difference); the reviewed ones are listed, with a reason each, in tes
 left out of the score: caught / (generated - equivalent)."""
 from __future__ import annotations
 import copy, json, re, runpy, time
+from dataclasses import replace
 from pathlib import Path
 from nbformat.v4 import new_code_cell
 from autograder.authoring.mutagen import generate, sample, scope_at
 from autograder.core.assemble import assemble, read_notebook
 from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, points
-from autograder.core.course import notebook_path
+from autograder.core import sandbox
+from autograder.core.course import DATA, notebook_path
 from autograder.core.execute import limits, run_notebook
+from autograder.core.limits import Limits
 from autograder.core.settings import module_settings
 from autograder.core.transform import RECORDER, prepare
-from autograder.core.verdict import first_failing_check, judge, outcome
+from autograder.core.verdict import SKIPPED, first_failing_check, judge, outcome
 from autograder.grading.runs import reference, run_folder, tinygrad_cache
 
 def load(path:Path) -> list[dict]:
@@ -104,7 +110,7 @@ def session(source, source_dir:Path, mutants:list[dict], records:Path|None=None)
   tests = {grade_id(c): c for c in base.cells if is_test(c)}
   files = {p.name: p.read_text() for p in source_dir.iterdir() if p.is_file() and p.suffix == ".py"}
   cells = [c for c in base.cells if not is_test(c)]
-  where, used, starts = [], [], []
+  where, starts = [], []
   def cell_of(target, text):
     return new_code_cell(text) if target in answers else _file_cell(target, text)
   for n, m in enumerate(mutants):
@@ -116,12 +122,24 @@ def session(source, source_dir:Path, mutants:list[dict], records:Path|None=None)
     cells.append(cell_of(target, text.replace(m["old"], m["new"])))
     for tid in m.get("tests") or task_tests(source, target):
       where.append((n, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
-      if tid not in used: used.append(tid)
     cells.append(cell_of(target, text))
   starts.append(len(cells))
-  for tid in used: where.append((None, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
+  for tid in tests: where.append((None, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
   nb = copy.deepcopy(base); nb.cells = cells
   return nb, where, starts
+
+def caught_before(where:list[tuple], ref:dict):
+  """The executor's `skip`: a test cell of a mutant is left out once an earlier test of the same mutant raised, which
+  fails that test (judge: the reference raised nothing there), unless the reference skipped it (a CUDA test here)."""
+  mutant_of = {i: n for n, _, i in where if n is not None}
+  earlier = {}
+  for n, tid, i in where:
+    if n is not None and not (ref["tests"][tid]["error"] and ref["tests"][tid]["error"][0] in SKIPPED): earlier.setdefault(n, []).append(i)
+  def raised(run, j): return run.replies.get(j, {}).get("status") == "error" and run.replies[j].get("ename") not in SKIPPED
+  def skip(i:int, run) -> bool:
+    n = mutant_of.get(i)
+    return n is not None and any(raised(run, j) for j in earlier.get(n, []) if j < i)
+  return skip
 
 def _values(observations:list[dict]) -> str:
   """What a test observed, as text: 4 and 4.0 differ (a float where an int is expected is a difference)."""
@@ -130,7 +148,8 @@ def _values(observations:list[dict]) -> str:
 def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
         max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None) -> dict:
   """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
-  "control": [problems], "status", "restarts", "seconds"}. `on_cell(done, total)` reports progress."""
+  "control": [problems], "status", "restarts", "seconds", "solution_seconds"}: the last, the set-up and the control
+  together (about what grading the solution takes). `on_cell(done, total)` reports progress."""
   start = time.monotonic()
   source_dir = Path(source_root) / module
   source = read_notebook(notebook_path(source_root, module))
@@ -143,20 +162,32 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
   points_of = {grade_id(c): points(c) for c in source.cells if is_test(c)}
   results = [{**{k: v for k, v in m.items() if k not in ("old", "new")}, "task": task_of(m, texts), "caught": False, "tests": {},
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
-  control, control_obs, status, restarts = [], {}, "completed", 0
-  total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants)
+  control, control_obs, status, restarts, solution_seconds = [], {}, "completed", 0, None
+  settings, sandboxed = module_settings(source), sandbox.available()[0]
+  total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
   pending, done_before = list(range(len(mutants))), 0
   while True:
     seed_db = Path(ref["db"]) if ref.get("db") and Path(ref["db"]).is_file() else tinygrad_cache()
-    with run_folder(module, source_dir, None, module_settings(source)["learner_files"], seed_db, sandboxed=False, prefix="mutants") as (run_dir, workdir, env):
+    with run_folder(module, source_dir, None, settings["learner_files"], seed_db, sandboxed=sandboxed, prefix="mutants") as (run_dir, workdir, env):
       records = run_dir / "reference-records.json"
       records.write_text(json.dumps({tid: o["observations"] for tid, o in ref["tests"].items()}))
       nb, where, starts = session(source, source_dir, [mutants[i] for i in pending], records)
-      step = (lambda done, n, base=done_before, pre=starts[0]: on_cell(base + max(0, done - pre), total)) if on_cell else None
-      r = run_notebook(nb, workdir, cell_limit, limit * (2 + len(pending)), on_cell=step, run_dir=run_dir, env=env)
+      clock = {}
+      def step(done, n, base=done_before, pre=starts[0]):
+        clock[done] = time.monotonic()
+        if on_cell: on_cell(base + max(0, done - pre), total)
+      scale = 2 + len(pending)
+      allowed = replace(Limits.of(settings), cpu_seconds=Limits.of(settings).cpu_seconds * scale)
+      prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=[DATA / h for h in settings["hide_data"]],
+                               tmp_mb=allowed.tmp_mb) if sandboxed else []
+      started = time.monotonic()
+      r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
+                       skip=caught_before(where, ref))
+      if r.status == "completed" and starts[0] in clock and len(nb.cells) in clock:      # set-up, then the control's tests
+        solution_seconds = round(clock[starts[0]] - started + clock[len(nb.cells)] - clock[starts[-1]], 1)
     died = min((i for i, s in r.cells.items() if s == "not_run"), default=None) if r.status != "completed" else None
     for n, tid, i in where:
-      if died is not None and i >= died: continue
+      if (died is not None and i >= died) or r.cells.get(i) == "skipped": continue
       got = outcome(nb.cells[i], i, r)
       verdict = judge({"id": tid, "max_score": points_of[tid]}, ref["tests"][tid], got, r.message)
       if got["error"] and got["error"][0] == "DifferenceFound" and first_failing_check(ref["tests"][tid]["observations"], got["observations"]) is None:
@@ -185,7 +216,7 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
     res["untested"] = not res["caught"] and all(v == "skipped" for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
     res["equivalent"] = equivalent.get(res.get("id", ""))
     del res["observed"]
-  return {"module": module, "mutants": results, "control": control, "status": status, "restarts": restarts,
+  return {"module": module, "mutants": results, "control": control, "status": status, "restarts": restarts, "solution_seconds": solution_seconds,
           "max_per_task": max_per_task, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
 
 def scores(result:dict) -> list[dict]:

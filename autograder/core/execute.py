@@ -21,7 +21,7 @@ PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUD
 @dataclass
 class Run:
   status: str = "completed"                                # completed | timeout | kernel_died | memory_limit | disk_limit | process_limit | cpu_limit
-  cells: dict[int, str] = field(default_factory=dict)      # code cell index -> ran | timeout | not_run
+  cells: dict[int, str] = field(default_factory=dict)      # code cell index -> ran | timeout | not_run | skipped
   execution_counts: dict[int, int] = field(default_factory=dict)
   replies: dict[int, dict] = field(default_factory=dict)     # code cell index -> the kernel's execute_reply content
   message: str = ""
@@ -93,13 +93,14 @@ def run_parent() -> str:
   return tmp if len(tmp) <= 40 else "/tmp"
 
 def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:float, on_cell=None, run_dir:Path|None=None,
-                 sandbox:list[str]|None=None, env:dict|None=None, base_env:dict|None=None, limits=None) -> Run:
+                 sandbox:list[str]|None=None, env:dict|None=None, base_env:dict|None=None, limits=None, skip=None) -> Run:
   """Execute `nb` in place (outputs land in its cells) with `workdir` as the kernel's working folder. `sandbox` is
   the command prefix the kernel starts in (see sandbox.command), `run_dir` the folder holding everything the kernel
-  may write besides `workdir` (default: a temporary folder). `on_cell(done, total)` is called after each code cell, for progress."""
+  may write besides `workdir` (default: a temporary folder). `on_cell(done, total)` is called after each code cell, for progress.
+  `skip(index, run)`, asked before each code cell: True leaves the cell out (its state is `skipped`)."""
   if run_dir is None:
     with tempfile.TemporaryDirectory(prefix="autograder-run-", dir=run_parent()) as tmp:
-      return run_notebook(nb, workdir, cell_timeout, timeout, on_cell, Path(tmp), sandbox, env, base_env, limits)
+      return run_notebook(nb, workdir, cell_timeout, timeout, on_cell, Path(tmp), sandbox, env, base_env, limits, skip)
   run = Run()
   group = Group(limits) if limits is not None else None
   code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
@@ -136,6 +137,10 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
         if remaining < 1:
           run.status, run.message = "timeout", f"the notebook ran out of its {timeout:.0f} s"
           break
+        if skip is not None and skip(i, run):
+          run.cells[i] = "skipped"
+          if on_cell: on_cell(n + 1, len(code))
+          continue
         client.timeout = max(1, int(min(cell_timeout, remaining)))
         client.execute_cell(nb.cells[i], i, execution_count=n + 1)
         if nb.cells[i].source.strip(): count += 1; run.execution_counts[count] = i

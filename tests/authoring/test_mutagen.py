@@ -92,3 +92,17 @@ def test_a_generated_session_scores_tasks_and_survives_a_dead_kernel(tmp_path):
   equivalent.write_text(f"# reviewed\n{generated[0]['id']} the reason\n")
   from autograder.authoring.mutants import load_equivalent
   assert load_equivalent(equivalent) == {generated[0]["id"]: "the reason"}
+
+def test_a_mutant_caught_by_one_test_skips_its_others_and_a_live_one_runs_all(tmp_path):
+  from autograder.authoring.mutants import run
+  source = write_toy_course(tmp_path, ("01_toy",))
+  mutants = tmp_path / "01_toy.py"
+  mutants.write_text('MUTANTS = [{"name": "square adds", "target": "ans_square", "old": "return x * x", "new": "return x + x", '
+                     '"tests": ["test_square", "test_double"]},\n'
+                     '{"name": "double off by one", "target": "ans_double", "old": "return 1 * x // 1 * 2", "new": "return 1 * x // 1 * 2 + 1", '
+                     '"tests": ["test_square", "test_double"]}]\n')
+  result = run("01_toy", source, mutants)
+  assert not result["control"] and result["status"] == "completed"
+  by_name = {m["name"]: m for m in result["mutants"]}
+  assert by_name["square adds"]["caught"] and by_name["square adds"]["tests"] == {"test_square": "failed"}
+  assert by_name["double off by one"]["caught"] and by_name["double off by one"]["tests"] == {"test_square": "passed", "test_double": "failed"}

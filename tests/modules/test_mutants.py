@@ -1,7 +1,12 @@
 """Every module's tests catch the bugs learners make: each wrong variant of a reference answer listed in
-tests/mutants/NN_name.py loses points when graded (all of a module's mutants run in one kernel session)."""
+tests/mutants/NN_name.py loses points when graded (all of a module's mutants run in one kernel session). The session's
+control, every test of the module with the solution after the mutants, in the sandbox under the module's limits, is
+also the solution graded: it must pass every test (a CUDA test without CUDA is skipped), within the notebook's time
+limit (test_honesty grades the solution on its own only where the session cannot stand for it: isolated tests)."""
 import pytest
-from autograder.core.course import REPO, module_names
+from autograder.core.assemble import read_notebook
+from autograder.core.course import REPO, module_names, notebook_path
+from autograder.core.execute import limits
 from autograder.authoring.mutants import run
 
 pytestmark = pytest.mark.slow          # grades wrong variants of every module
@@ -12,7 +17,9 @@ MODULES = [m for m in module_names(REPO / "solutions") if (MUTANTS / f"{m}.py").
 @pytest.mark.parametrize("module", MODULES)
 def test_every_mutant_loses_points(module):
   result = run(module, REPO / "solutions", MUTANTS / f"{module}.py")
-  assert not result["control"], result["control"]
+  assert result["status"] == "completed" and not result["control"], (result["status"], result["control"])
+  timeout = limits(read_notebook(notebook_path(REPO / "solutions", module)))[1]
+  assert result["solution_seconds"] is None or result["solution_seconds"] < timeout, f"the solution's set-up and tests took {result['solution_seconds']} s, the notebook's limit is {timeout} s"
   survivors = [m["name"] for m in result["mutants"] if not m["caught"]]
   assert len(result["mutants"]) >= 8, "a module needs at least 8 mutants"
   assert not survivors, f"{len(survivors)} of {len(result['mutants'])} mutants keep full marks: {survivors}"
