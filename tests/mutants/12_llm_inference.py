@@ -147,7 +147,7 @@ MUTANTS = [
      "old": "w = (self.q.cast(dtypes.float32) * self.scale.cast(dtypes.float32))", "new": "w = (self.q.cast(dtypes.float32) / 127)"},
     # Task 7.2
     {"name": "choose_quantized quantizes every kind whatever the budget (the old quantize_model)", "target": "ans_choose_quantized",
-     "old": "if alone[kind] <= max_drift]", "new": "]"},
+     "old": "for kind in KINDS if alone[kind] <= max_drift)", "new": "for kind in KINDS)"},
     {"name": "choose_quantized takes only the kind of smallest drift within each budget", "target": "ans_choose_quantized",
      "old": "    plans = [sorted(kind for kind in KINDS if alone[kind] <= max_drift) for max_drift in budgets]\n",
      "new": "    plans = [sorted([min(KINDS, key=alone.get)] if alone[min(KINDS, key=alone.get)] <= max_drift else []) for max_drift in budgets]\n"},
@@ -160,7 +160,7 @@ MUTANTS = [
     {"name": "choose_quantized plans the budgets in sorted order, not in the order given", "target": "ans_choose_quantized",
      "old": "for max_drift in budgets]", "new": "for max_drift in sorted(budgets)]"},
     {"name": "choose_quantized never quantizes the output head (kept in float32 whatever the budget)", "target": "ans_choose_quantized",
-     "old": "if alone[kind] <= max_drift]", "new": "if alone[kind] <= max_drift and kind != \"output\"]"},
+     "old": "if alone[kind] <= max_drift)", "new": "if alone[kind] <= max_drift and kind != \"output\")"},
     {"name": "choose_quantized rounds the weights through float16 instead of Q8_0", "target": "ans_choose_quantized",
      "old": "        return Tensor(gguf.quants.dequantize(gguf.quants.quantize(a, q8), q8).reshape(a.shape)).realize()",
      "new": "        return Tensor(a.astype(np.float16).astype(np.float32)).realize()"},
