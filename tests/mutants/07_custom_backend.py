@@ -150,4 +150,11 @@ MUTANTS = [
     {"name": "overhead_crossover: the ratios keyed by position, not by size", "target": "ans_matmul_gflops",
      "old": "  for n in sizes:\n    r = matmul_gflops(device, n, repeats)\n    ratios[n] =", "new": "  for i, n in enumerate(sizes):\n    r = matmul_gflops(device, n, repeats)\n    ratios[n] = ratios[i] =",
      "tests": ["test_benchmark"]},
+    # the round-up of _alloc: an address one past what the spare bytes allow (generated survivors 842bdb51, a56f70fe)
+    {"name": "_alloc: rounds an aligned address up by a whole ALIGN (the last byte falls outside mem)", "target": "my_backend.py",
+     "old": "addr = (ctypes.addressof(mem) + ALIGN - 1) // ALIGN * ALIGN", "new": "addr = (ctypes.addressof(mem) + ALIGN) // ALIGN * ALIGN",
+     "tests": ["test_alloc_roundtrip"]},
+    {"name": "_alloc: ALIGN - 1 spare bytes, the address rounded past the next multiple", "target": "my_backend.py",
+     "old": "addr = (ctypes.addressof(mem) + ALIGN - 1) // ALIGN * ALIGN", "new": "addr = (ctypes.addressof(mem) + ALIGN + 1) // ALIGN * ALIGN",
+     "tests": ["test_alloc_roundtrip"]},
 ]
