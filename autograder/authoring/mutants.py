@@ -25,14 +25,14 @@ from nbformat.v4 import new_code_cell
 from autograder.authoring.mutagen import generate, sample, scope_at
 from autograder.core.assemble import assemble, read_notebook
 from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, points
-from autograder.core import sandbox
-from autograder.core.course import DATA, notebook_path
+from autograder.core.course import notebook_path
 from autograder.core.execute import limits, run_notebook
 from autograder.core.limits import Limits
+from autograder.core.sandbox import available
 from autograder.core.settings import module_settings
 from autograder.core.transform import RECORDER, prepare
 from autograder.core.verdict import SKIPPED, first_failing_check, judge, outcome
-from autograder.grading.runs import reference, run_folder, tinygrad_cache
+from autograder.grading.runs import reference, run_folder, sandbox_prefix, tinygrad_cache
 
 def load(path:Path) -> list[dict]:
   return list(runpy.run_path(str(path))["MUTANTS"])
@@ -163,7 +163,7 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
   results = [{**{k: v for k, v in m.items() if k not in ("old", "new")}, "task": task_of(m, texts), "caught": False, "tests": {},
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
   control, control_obs, status, restarts, solution_seconds = [], {}, "completed", 0, None
-  settings, sandboxed = module_settings(source), sandbox.available()[0]
+  settings, sandboxed = module_settings(source), available()[0]
   total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
   pending, done_before = list(range(len(mutants))), 0
   while True:
@@ -172,19 +172,20 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
       records = run_dir / "reference-records.json"
       records.write_text(json.dumps({tid: o["observations"] for tid, o in ref["tests"].items()}))
       nb, where, starts = session(source, source_dir, [mutants[i] for i in pending], records)
-      clock = {}
+      code, ended = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"], {}
       def step(done, n, base=done_before, pre=starts[0]):
-        clock[done] = time.monotonic()
+        ended[code[done - 1]] = time.monotonic()               # `done` counts code cells; the session has markdown too
         if on_cell: on_cell(base + max(0, done - pre), total)
       scale = 2 + len(pending)
-      allowed = replace(Limits.of(settings), cpu_seconds=Limits.of(settings).cpu_seconds * scale)
-      prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=[DATA / h for h in settings["hide_data"]],
-                               tmp_mb=allowed.tmp_mb) if sandboxed else []
+      base_limits = Limits.of(settings)
+      allowed = replace(base_limits, cpu_seconds=base_limits.cpu_seconds * scale)
+      prefix = sandbox_prefix(run_dir, workdir, settings, allowed) if sandboxed else []
       started = time.monotonic()
       r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
                        skip=caught_before(where, ref))
-      if r.status == "completed" and starts[0] in clock and len(nb.cells) in clock:      # set-up, then the control's tests
-        solution_seconds = round(clock[starts[0]] - started + clock[len(nb.cells)] - clock[starts[-1]], 1)
+      if r.status == "completed":                             # the set-up, then the control's tests
+        before = lambda k: max((t for i, t in ended.items() if i < k), default=started)
+        solution_seconds = round(before(starts[0]) - started + ended[code[-1]] - before(starts[-1]), 1)
     died = min((i for i, s in r.cells.items() if s == "not_run"), default=None) if r.status != "completed" else None
     for n, tid, i in where:
       if (died is not None and i >= died) or r.cells.get(i) == "skipped": continue

@@ -53,6 +53,11 @@ def run_folder(module:str, source_dir:Path, files:dict[str, bytes]|None, learner
   finally:
     remove_tree(run_dir)
 
+def sandbox_prefix(run_dir:Path, workdir:Path, settings:dict, allowed:Limits, learner:bool=True) -> list[str]:
+  """The sandbox a run's kernel starts in: the course data readable, less what the module hides from a learner's run."""
+  hide = [DATA / h for h in settings["hide_data"]] if learner else []
+  return sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide, tmp_mb=allowed.tmp_mb)
+
 REFERENCE_SLACK = 2.0          # the trusted reference run gets twice the limits: a loaded machine must not fail the oracle
 
 def _checker_notebook(prepared, assembled):
@@ -86,9 +91,8 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
   for part in parts:
     seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
     with run_folder(module, Path(source_root) / module, files, settings["learner_files"], seed, sandboxed=ok) as (run_dir, workdir, env):
-      hide = [DATA / h for h in settings["hide_data"]] if learner else []
       allowed = Limits.of(settings) if learner else Limits.of(settings).scaled(REFERENCE_SLACK)
-      prefix = sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide, tmp_mb=allowed.tmp_mb) if ok else []
+      prefix = sandbox_prefix(run_dir, workdir, settings, allowed, learner) if ok else []
       cell_limit, limit = limits(nb)
       slack = 1.0 if learner else REFERENCE_SLACK
       run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=env, limits=allowed)

@@ -103,6 +103,7 @@ def test_a_mutant_caught_by_one_test_skips_its_others_and_a_live_one_runs_all(tm
                      '"tests": ["test_square", "test_double"]}]\n')
   result = run("01_toy", source, mutants)
   assert not result["control"] and result["status"] == "completed"
+  assert result["solution_seconds"] is not None and 0 < result["solution_seconds"] < result["seconds"]   # set-up and control, timed
   by_name = {m["name"]: m for m in result["mutants"]}
   assert by_name["square adds"]["caught"] and by_name["square adds"]["tests"] == {"test_square": "failed"}
   assert by_name["double off by one"]["caught"] and by_name["double off by one"]["tests"] == {"test_square": "passed", "test_double": "failed"}

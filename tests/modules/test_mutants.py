@@ -19,7 +19,7 @@ def test_every_mutant_loses_points(module):
   result = run(module, REPO / "solutions", MUTANTS / f"{module}.py")
   assert result["status"] == "completed" and not result["control"], (result["status"], result["control"])
   timeout = limits(read_notebook(notebook_path(REPO / "solutions", module)))[1]
-  assert result["solution_seconds"] is None or result["solution_seconds"] < timeout, f"the solution's set-up and tests took {result['solution_seconds']} s, the notebook's limit is {timeout} s"
+  assert result["solution_seconds"] is not None and result["solution_seconds"] < timeout, f"the solution's set-up and tests took {result['solution_seconds']} s, the notebook's limit is {timeout} s"
   survivors = [m["name"] for m in result["mutants"] if not m["caught"]]
   assert len(result["mutants"]) >= 8, "a module needs at least 8 mutants"
   assert not survivors, f"{len(survivors)} of {len(result['mutants'])} mutants keep full marks: {survivors}"
