@@ -104,3 +104,20 @@ MUTANTS += [
     {"name": "step_plans: the optimizer's state not realized before the step (its set-up kernels counted)", "target": "ans_step_plans",
      "old": "        Tensor.realize(*get_parameters(opt))\n        with Context(TRAINING=1):", "new": "        with Context(TRAINING=1):"},
 ]
+# Issue 34 item 3, sixth round: Task 4.1 also finds after how many steps the JIT has paid for itself (graded exactly on
+# scripted times), and may measure the plain step before or after the JIT.
+MUTANTS += [
+    {"name": "jit_savings: payoff only where the JIT costs strictly less (a tie does not pay)", "target": "ans_jit_savings",
+     "old": "        if cost(n) <= n * eager: payoff = n", "new": "        if cost(n) < n * eager: payoff = n"},
+    {"name": "jit_savings: payoff counts a replay from call 2 on (the capture not paid for)", "target": "ans_jit_savings",
+     "old": "max(n - 2, 0) * jit    # n calls of jitted", "new": "max(n - 1, 0) * jit    # n calls of jitted"},
+    {"name": "jit_savings: payoff charges the capture to call 1 as well", "target": "ans_jit_savings",
+     "old": "(capture if n > 1 else 0.0)", "new": "capture"},
+    {"name": "jit_savings: payoff gives up at once when a replay is no faster (calls 1 and 2 never tried)", "target": "ans_jit_savings",
+     "old": "    while payoff is None and (n <= 2 or jit < eager):", "new": "    while payoff is None and jit < eager:"},
+    {"name": "jit_savings: payoff counted in replays, not steps", "target": "ans_jit_savings",
+     "old": "        if cost(n) <= n * eager: payoff = n", "new": "        if cost(n) <= n * eager: payoff = n - 2"},
+    {"name": "jit_savings: replays timed before calls 1 and 2 are timed (median_time's warm-up runs them)", "target": "ans_jit_savings",
+     "old": "    st = time.perf_counter(); jitted(); first = time.perf_counter() - st\n    st = time.perf_counter(); jitted(); capture = time.perf_counter() - st\n    jit = median_time(jitted, warmup, repeats)\n",
+     "new": "    jit = median_time(jitted, warmup, repeats)\n    st = time.perf_counter(); jitted(); first = time.perf_counter() - st\n    st = time.perf_counter(); jitted(); capture = time.perf_counter() - st\n"},
+]
