@@ -41,6 +41,8 @@ MUTANTS += [
      "old": "median_time(run, warmup, repeats, clock=time.thread_time)", "new": "median_time(run, warmup, repeats, clock=time.perf_counter)"},
     {"name": "rule_effect: warmup and repeats ignored", "target": "ans_rule_effect",
      "old": "median_time(run, warmup, repeats, clock=time.thread_time)", "new": "median_time(run, clock=time.thread_time)"},
+    {"name": "rule_effect: the timed calls leave fn() lazy (nothing realized, so nothing timed)", "target": "ans_rule_effect",
+     "old": "run = lambda: fn().realize()", "new": "run = lambda: fn()"},
     {"name": "rule_effect: kernels counted over the timing runs too", "target": "ans_rule_effect",
      "old": "        t = median_time(run, warmup, repeats, clock=time.thread_time)\n        GlobalCounters.reset()\n",
      "new": "        GlobalCounters.reset()\n        t = median_time(run, warmup, repeats, clock=time.thread_time)\n"},
