@@ -36,33 +36,18 @@ def copy_db(src:Path|None, dst:Path):
       a.backup(b)                                          # (a connection's own `with` commits but does not close it)
   except sqlite3.Error: pass
 
-def merge_db(src:Path|None, dst:Path):
-  """Add to the tinygrad cache `dst` the entries of the cache `src` that it lacks (nothing when there is no `src`)."""
-  if src is None or not Path(src).is_file(): return
-  try:
-    with closing(sqlite3.connect(dst, timeout=60)) as db:
-      db.execute("ATTACH DATABASE ? AS other", (str(src),))
-      have = {name for (name,) in db.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")}
-      for name, sql in db.execute("SELECT name, sql FROM other.sqlite_master WHERE type = 'table'").fetchall():
-        if name not in have: db.execute(sql)            # tinygrad's own CREATE TABLE, made in main
-        db.execute(f'INSERT OR IGNORE INTO main."{name}" SELECT * FROM other."{name}"')
-      db.commit()
-  except sqlite3.Error: pass
-
 @contextmanager
-def run_folder(module:str, source_dir:Path, files:dict[str, bytes]|None, learner_files:list[str], seed_db:Path|None, sandboxed:bool, prefix:str="grade",
-               warm:tuple[Path, ...]=()):
+def run_folder(module:str, source_dir:Path, files:dict[str, bytes]|None, learner_files:list[str], seed_db:Path|None, sandboxed:bool, prefix:str="grade"):
   """The one set-up of every run of a module (a grading run, a mutation session): a fresh folder under the temporary
   folder holding the working copy of the module (its support files, with the learner's `files`; None: the source's
-  own), a copy of the tinygrad cache `seed_db` with the entries of the caches `warm` added, and the grader's package
-  where the kernel imports it from. Yields (run folder, working folder, the environment the kernel needs); the folder
-  is removed afterwards, whatever the kernel left in it."""
+  own), a copy of the tinygrad cache `seed_db`, and the grader's package where the kernel imports it from. Yields
+  (run folder, working folder, the environment the kernel needs); the folder is removed afterwards, whatever the
+  kernel left in it."""
   run_dir = Path(tempfile.mkdtemp(prefix=f"{prefix}-{module}-", dir=run_parent()))
   try:
     workdir = run_dir / module
     prepare_workdir(Path(source_dir), files, workdir, learner_files)
     copy_db(seed_db, run_dir / "cache.db")
-    for other in warm: merge_db(other, run_dir / "cache.db")
     sandbox.provide_package(run_dir, sandboxed)
     yield run_dir, workdir, {"CACHEDB": str(run_dir / "cache.db"), "WORKBOOK_DATA": str(DATA)}
   finally:
@@ -87,14 +72,13 @@ def _checker_notebook(prepared, assembled):
   return out
 
 def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None,
-               errors:list|None=None, warm:tuple[Path, ...]=()) -> tuple[dict, str, str, str]:
+               errors:list|None=None) -> tuple[dict, str, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
   module's resource limits (see core/limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
   of each test by id, the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
-  writes its cache there, having started from the trusted cache with the caches `warm` added (other reference runs').
-  `errors`, a list: gets {"cell", "error"} for each cell other than a test that raised (the
+  writes its cache there. `errors`, a list: gets {"cell", "error"} for each cell other than a test that raised (the
   canary's set-up failures)."""
   settings = module_settings(nb)
   prepared = prepare(nb, learner=learner)
@@ -106,8 +90,7 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
   outcomes, status, message = {}, "completed", ""
   for part in parts:
     seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
-    with run_folder(module, Path(source_root) / module, files, settings["learner_files"], seed, sandboxed=ok,
-                    warm=() if learner else warm) as (run_dir, workdir, env):
+    with run_folder(module, Path(source_root) / module, files, settings["learner_files"], seed, sandboxed=ok) as (run_dir, workdir, env):
       allowed = Limits.of(settings) if learner else Limits.of(settings).scaled(REFERENCE_SLACK)
       prefix = sandbox_prefix(run_dir, workdir, settings, allowed, learner) if ok else []
       cell_limit, limit = limits(nb)
@@ -165,8 +148,7 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
   release ships for the visible checks (authoring/ship.py), computed where no hidden input exists."""
   folder = cache_root() / "reference"
   folder.mkdir(parents=True, exist_ok=True)
-  stem = f"{module}{device_tag()}-{module_key(Path(source_root) / module)}"
-  path, sibling = folder / f"{stem}{'-visible' if visible else ''}.json", folder / f"{stem}{'' if visible else '-visible'}.db"
+  path = folder / f"{module}{device_tag()}-{module_key(Path(source_root) / module)}{'-visible' if visible else ''}.json"
   with open(path.with_suffix(".lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
     if path.is_file():
@@ -180,9 +162,8 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
       for cell in source.cells:
         if is_test(cell): cell.source = without_hidden(cell.source)
     start = time.monotonic()
-    # the other kind's run of this version compiled nearly every kernel this one needs: start from its cache too
     tests, status, message, _ = run_module(assemble(source, source), module, source_root, None, learner=False, on_cell=on_cell,
-                                           seed_db=path.with_suffix(".db"), warm=(sibling,))
+                                           seed_db=path.with_suffix(".db"))
     result = {"status": status, "message": message, "seconds": round(time.monotonic() - start, 2), "tests": tests, "db": str(path.with_suffix(".db"))}
     if status == "completed" and all(t["state"] == "ran" and (t["error"] is None or t["error"][0] == "CheckSkipped") for t in tests.values()):
       tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
