@@ -6,11 +6,11 @@ import ast, shutil
 from pathlib import Path
 import pytest
 import autograder
-from autograder.grading import runs
+from autograder.core import runs
 
 PACKAGE = Path(autograder.__file__).parent
 # A role may import from the roles below it, never from one above or beside it.
-LAYER = {"kernel": 0, "core": 1, "learner": 2, "grading": 2, "classroom": 3, "authoring": 3, "cli": 4, "shard": 4, "__init__": 1}   # the package re-exports the check vocabulary
+LAYER = {"notebook": 0, "core": 1, "learner": 2, "grading": 2, "classroom": 3, "authoring": 3, "cli": 4, "shard": 4, "__init__": 1}   # the package re-exports the check vocabulary
 
 def modules() -> dict[str, Path]:
   out = {}
@@ -79,7 +79,7 @@ def test_the_reference_cache_key_covers_every_file_of_the_package(tmp_path, monk
   monkeypatch.setattr(runs, "PACKAGE", copy)
   module = autograder.core.course.REPO / "solutions" / "01_tensor_basics"
   keys = {runs.module_key(module)}
-  for changed in ("core/names.py", "kernel/checks.py", "authoring/learner_repo/Makefile", "cli.py"):
+  for changed in ("core/names.py", "notebook/checks.py", "authoring/learner_repo/Makefile", "cli.py"):
     with open(copy / changed, "a") as f: f.write("\n# changed\n")
     keys.add(runs.module_key(module))
   (copy / "core" / "new_file.py").write_text('"""new"""\n')

@@ -23,7 +23,7 @@ from autograder.core.cells import grade_id, is_test, points, task_titles
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.core.report import md
 from autograder.core.verdict import error_text
-from autograder.grading.runs import cache_root, run_module
+from autograder.core.runs import cache_root, run_module
 
 PACKAGE_NAME = "tinygrad"
 COURSE_DOCS = REPO / "tests" / "support" / "course_docs.py"      # the runner of the course's code blocks (the instructor's checkout has it)

@@ -13,7 +13,7 @@ from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer,
 from autograder.core.names import binds, everywhere, exposed
 from autograder.core.settings import module_settings, problems as settings_problems
 from autograder.core.transform import Sites, check_name, fixed_names, hidden_lines, hidden_statements, is_oracle_block, python_source
-from autograder.kernel.checks import CHECKS
+from autograder.notebook.checks import CHECKS
 
 def code_cells(nb) -> list[tuple[str, str, bool]]:
   """The trusted code cells of a source notebook as lint reads them: (cell id, source, is a test)."""

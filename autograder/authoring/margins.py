@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from autograder.authoring.mutants import load_equivalent
-from autograder.grading.runs import reference
-from autograder.kernel.compare import as_array, plain_value
+from autograder.core.runs import reference
+from autograder.notebook.compare import as_array, plain_value
 
 POLICY = 0.5           # the share of its allowance a check's reference may use, at most
 

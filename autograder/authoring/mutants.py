@@ -32,7 +32,7 @@ from autograder.core.sandbox import available
 from autograder.core.settings import module_settings
 from autograder.core.transform import RECORDER, prepare
 from autograder.core.verdict import SKIPPED, first_failing_check, judge, outcome
-from autograder.grading.runs import reference, run_folder, sandbox_prefix, tinygrad_cache
+from autograder.core.runs import reference, run_folder, sandbox_prefix, tinygrad_cache
 
 def load(path:Path) -> list[dict]:
   return list(runpy.run_path(str(path))["MUTANTS"])

@@ -13,7 +13,7 @@ from autograder.core import manifest
 from autograder.core.course import notebook_path
 from autograder.core.settings import module_settings, problems as settings_problems
 from autograder.authoring.ship import EXPECTED_FILE, close_values, ship
-from autograder.grading.runs import reference
+from autograder.core.runs import reference
 from autograder.learner.selfcheck import RELEASED, LAST_CHECK
 
 IGNORED = {".ipynb_checkpoints", "__pycache__"}

@@ -3,7 +3,7 @@ helpers call checks) shows what each check expects, never how the oracle compute
 cut out, and every expected argument that computes (a call) or reads what an oracle block computed becomes `...`;
 literals, classes and the visible inputs stay as they are. The values those checks expected in the reference run are written beside the notebook
 (kernel.shipped.EXPECTED_FILE), keyed by the place of each check in the learner's copy; the checks read them there
-(autograder/kernel/shipped.py). The values come from a run of the learner's copy itself with the solution's answers and
+(autograder/notebook/shipped.py). The values come from a run of the learner's copy itself with the solution's answers and
 the oracle (every hidden region removed), so a hidden input never reaches them. The same run gives the same file,
 byte for byte."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ from autograder.core.cells import grade_id, is_answer, is_test, without_hidden
 from autograder.core.names import binds
 from autograder.core.settings import cell_setting
 from autograder.core.transform import check_name, expected_slots, is_oracle_block, python_source
-from autograder.kernel.compare import as_array, is_array, prefix
-from autograder.kernel.shipped import EXPECTED_FILE, cell_hash
+from autograder.notebook.compare import as_array, is_array, prefix
+from autograder.notebook.shipped import EXPECTED_FILE, cell_hash
 
 def oracle_names(sources:list[str]) -> set[str]:
   """The names the oracle blocks of these cells bind (their helpers, their expected values)."""
@@ -93,7 +93,7 @@ def _site_ids(source_nb) -> dict[int, str]:
 def ship(source_nb, released_nb, visible:dict) -> tuple[object, str]:
   """(the released notebook with its trusted cells cut, the text of EXPECTED_FILE) from the source notebook, the
   notebook release wrote (hidden tests and solutions cleared) and the module's visible reference run (the solution
-  with every hidden region removed: grading.runs.reference(visible=True))."""
+  with every hidden region removed: core.runs.reference(visible=True))."""
   ids = _site_ids(source_nb)
   hidden = oracle_names([c.source for c in source_nb.cells if c.cell_type == "code" and not is_answer(c)])
   by_gid = {grade_id(c): i for i, c in enumerate(source_nb.cells) if grade_id(c)}

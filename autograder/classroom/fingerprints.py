@@ -41,7 +41,7 @@ def test_fingerprint(cell, observations:list[dict], task:str="") -> dict:
   return out
 
 def module_fingerprint(source_root:Path, module:str, ref:dict) -> dict:
-  """One module's fingerprint from its trusted notebook and its reference run (`grading.runs.reference`)."""
+  """One module's fingerprint from its trusted notebook and its reference run (`core.runs.reference`)."""
   nb = read_notebook(notebook_path(source_root, module))
   titles = {grade_id(nb.cells[i]): t for i, t in task_titles(nb).items()}
   setup = [c.source for c in nb.cells if c.cell_type == "code" and not is_answer(c) and not is_test(c) and not cell_setting(c, "skip_grading")]

@@ -11,7 +11,7 @@ from pathlib import Path
 from autograder.grading import feedback
 from autograder.core.course import module_names
 from autograder.core.report import md
-from autograder.grading.runs import module_key, reference
+from autograder.core.runs import module_key, reference
 from autograder.classroom import fingerprints
 from autograder.classroom.gradebook import GradebookError, rebuild
 from autograder.classroom.late import Policy

@@ -11,7 +11,7 @@ import ast
 from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer, is_test
 from autograder.core.names import binds, exposed, imported, unbinds
 from autograder.core.settings import cell_setting
-from autograder.kernel.checks import CHECKS, EXPECTED_ARG, SECOND_EXPECTED_ARG
+from autograder.notebook.checks import CHECKS, EXPECTED_ARG, SECOND_EXPECTED_ARG
 
 RECORDER = "__autograder_checks"
 
@@ -135,7 +135,7 @@ def transform(source:str, cell_id:str, learner:bool, test:bool, tainted:set[str]
     for stmt, now in zip(tree.body, flow):
       if now != inside: body.append(_recorder_call("hidden", now)); inside = now
       body.append(stmt)
-    head = ast.parse(f"import autograder.kernel.checks as {RECORDER}\n{RECORDER}.begin({cell_id!r})").body
+    head = ast.parse(f"import autograder.notebook.checks as {RECORDER}\n{RECORDER}.begin({cell_id!r})").body
     tree.body = head + body
   return ast.unparse(ast.fix_missing_locations(tree))
 
@@ -182,5 +182,5 @@ def prepare(nb, learner:bool):
     if cell.cell_type == "code" and not is_answer(cell):
       cell.source = transform(cell.source, grade_id(cell) or f"cell{i}", learner, is_test(cell), tainted, fixed)
   mode = "learner" if learner else "reference"
-  out.cells.insert(0, new_code_cell(f"import autograder.kernel.checks as {RECORDER}\n{RECORDER}.configure({mode!r})"))
+  out.cells.insert(0, new_code_cell(f"import autograder.notebook.checks as {RECORDER}\n{RECORDER}.configure({mode!r})"))
   return out

@@ -4,8 +4,8 @@ error and every observation the reference made is there and matches. Nothing the
 beyond being data: it is never unpickled, and its text is cleaned before it reaches a report."""
 from __future__ import annotations
 import builtins, re
-from autograder.kernel.checks import MIME, FORBIDDEN_MIME
-from autograder.kernel.compare import compare, join
+from autograder.notebook.checks import MIME, FORBIDDEN_MIME
+from autograder.notebook.compare import compare, join
 
 FAILED, SKIPPED, NOT_ATTEMPTED = {"CheckFailed", "AssertionError"}, {"CheckSkipped"}, {"NotImplementedError"}
 # Exception names a report may show for an error in the learner's run: Python's own and the checks'. Any other name
@@ -86,7 +86,7 @@ def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> 
   return None
 
 HIDDEN_LABEL = "a hidden check"
-DEFAULT_NAMES = {"result", "call", "computation", "text"}           # the checks' own defaults (kernel/checks.py)
+DEFAULT_NAMES = {"result", "call", "computation", "text"}           # the checks' own defaults (notebook/checks.py)
 NAME_SUFFIXES = (" shape", " dtype", ": kernels run", ": kernels")   # what check_shape, check_dtype, the kernel checks append
 
 def label(name:str, hidden:bool, shown:set[str]|None) -> str:

@@ -1,3 +1,3 @@
-"""Grading a submission: the reference run and its cache and the learner's run in the sandbox (`runs`), the
-verdict per module (`grade`), suspicious code for review (`flags`), and the learner's feedback page (`feedback`);
-`commands` wires `autograder grade`."""
+"""Grading a submission: the verdict per module (`grade`, from the reference run and the learner's run in the
+sandbox that `core.runs` provides), suspicious code for review (`flags`), and the learner's feedback page
+(`feedback`); `commands` wires `autograder grade`."""

@@ -15,7 +15,7 @@ from autograder.core.settings import module_settings
 from autograder.core.transform import hidden_text, notebook_sites, visible_strings
 from autograder.core.verdict import Redactor, judge
 from autograder.grading.flags import flags
-from autograder.grading.runs import reference, run_module
+from autograder.core.runs import reference, run_module
 
 def _unexecuted(source, message:str, status:str="not_run") -> list[dict]:
   return [{"id": grade_id(c), "status": status, "score": 0.0, "max_score": points(c), "message": message}

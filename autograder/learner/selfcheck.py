@@ -166,7 +166,7 @@ def _run(nb:NotebookNode, order:list[int], workdir:Path, starter:NotebookNode, s
   from nbformat.v4 import new_code_cell
   runnable = copy.copy(nb)
   cut = lambda i: new_code_cell(sources[i], metadata=nb.cells[i].metadata) if sources and sources[i] != nb.cells[i].source else nb.cells[i]
-  runnable.cells = [new_code_cell("import autograder.kernel.locate as __autograder_locate\n__autograder_locate.install()")] + [cut(i) for i in order]
+  runnable.cells = [new_code_cell("import autograder.notebook.locate as __autograder_locate\n__autograder_locate.install()")] + [cut(i) for i in order]
   run = run_notebook(runnable, workdir, *limits(starter), base_env=dict(os.environ))
   where = [-1] + order
   run.cells = {where[k]: v for k, v in run.cells.items() if k}

@@ -9,7 +9,7 @@ from nbformat.v4 import new_notebook, new_code_cell
 from autograder.cli import main
 from autograder.core.cells import grade_id
 from autograder.core.execute import run_notebook
-from autograder.kernel.shipped import EXPECTED_FILE
+from autograder.notebook.shipped import EXPECTED_FILE
 from toy_course import answer, notebook, write_toy_course
 
 TEST = ("x = 5\nwith oracle():                 # the oracle: twice x\n    want = x + x\n"

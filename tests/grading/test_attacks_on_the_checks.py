@@ -5,7 +5,7 @@ learner's kernel, the first five of these bought 37 of 75 points across four mod
 import pytest
 from autograder.core.course import REPO
 from autograder.grading.grade import grade_module
-from autograder.grading.runs import cache_root
+from autograder.core.runs import cache_root
 from autograder.core.sandbox import available
 
 pytestmark = pytest.mark.slow          # grades module 01
@@ -37,8 +37,8 @@ ATTACKS = {
 def _ok(*args, **kwargs): return None
 check = check_close = check_equal = check_same = check_type = check_shape = check_dtype = check_in = _ok
 check_kernel_count = check_no_kernels = check_raises = check_range = check_set = check_agreement = _ok
-import autograder.kernel.checks
-autograder.kernel.checks._judge = _ok
+import autograder.notebook.checks
+autograder.notebook.checks._judge = _ok
 ''', {"comparison override", "monkeypatching"}),
   "blanks later test cells with an input transformer and a pre_run_cell hook": (FAKES + '''
 ip = get_ipython()

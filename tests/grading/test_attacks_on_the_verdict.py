@@ -14,7 +14,7 @@ from autograder.core.cells import grade_id, is_answer, is_test
 from autograder.core.assemble import read_notebook
 from autograder.core.course import module_names, notebook_path
 from autograder.grading.grade import grade_module
-from autograder.grading.runs import reference
+from autograder.core.runs import reference
 from autograder.authoring.lint import observes_hidden
 from autograder.core.transform import hidden_text, prepare, RECORDER
 from attacks import SOLUTIONS, needs_sandbox, rules, submit
@@ -176,7 +176,7 @@ def test_the_lint_for_hidden_data_agrees_with_the_grader(module):
   if module == "07_custom_backend": assert any("test_battery_ops" in f for f in found)
 
 def test_hidden_checks_do_not_name_the_expected_type_exception_or_shape():
-  from autograder.kernel.compare import compare
+  from autograder.notebook.compare import compare
   t = lambda name: {"__type__": [f"builtins.{name}"]}
   assert "ValueError" not in compare("type", t("int"), t("ValueError"), reveal=False)
   assert "KeyError" not in compare("raises", t("ValueError"), t("KeyError"), reveal=False)
@@ -186,7 +186,7 @@ def test_hidden_checks_do_not_name_the_expected_type_exception_or_shape():
   assert "(7, 3)" not in compare("close", shape(2), shape(7, 3), reveal=False)
 
 def test_true_one_and_one_point_zero_are_different_answers():
-  from autograder.kernel.compare import compare
+  from autograder.notebook.compare import compare
   for a, b in [(True, 1), (1, 1.0), (True, 1.0), ([1, 2], [True, 2]), ({"__dict__": [["k", 1]]}, {"__dict__": [["k", 1.0]]}),
                ({"__tuple__": [1, 0]}, {"__tuple__": [True, False]})]:
     assert compare("equal", a, b) is not None and compare("equal", b, a) is not None, (a, b)

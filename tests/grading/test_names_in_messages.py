@@ -9,7 +9,7 @@ import nbformat
 import numpy as np
 from autograder.cli import main
 from autograder.core.cells import grade_id
-from autograder.kernel.compare import OWN_CLASS, class_name, compare, encode, type_names
+from autograder.notebook.compare import OWN_CLASS, class_name, compare, encode, type_names
 from autograder.core.verdict import HIDDEN_LABEL, label
 from toy_course import edit, write_toy_course
 
@@ -33,7 +33,7 @@ def test_a_class_name_is_shown_only_when_a_trusted_module_defines_it():
   assert class_name(type_names(Mine)[0]) == class_name("numpy.secret" * 30) == class_name("__main__.Anything") == OWN_CLASS
   assert class_name("numpy.ndarray.secret") == class_name("builtins.secret") == class_name("os.PathLike") == OWN_CLASS
   assert [class_name(n) for n in ("numpy.ndarray", "builtins.int", "builtins.NoneType", "builtins.function", "numpy.float32",
-                                   "autograder.kernel.checks.CheckFailed")] == ["ndarray", "int", "NoneType", "function", "float32", "CheckFailed"]
+                                   "autograder.notebook.checks.CheckFailed")] == ["ndarray", "int", "NoneType", "function", "float32", "CheckFailed"]
   for reveal in (True, False):
     for kind, got, want in (("type", encode(Mine), encode(int)), ("raises", encode(Mine), encode(ValueError)), ("equal", encode(Mine()), encode(3))):
       message = compare(kind, got, want, reveal=reveal)

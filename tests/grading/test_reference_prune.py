@@ -1,6 +1,6 @@
 """The reference cache keeps the few most recently used versions of each module, not every version ever graded."""
 import fcntl, os, time
-from autograder.grading.runs import prune
+from autograder.core.runs import prune
 
 def _version(folder, module, key, age, visible=False):
   stem = f"{module}-{key:020x}{'-visible' if visible else ''}"

@@ -8,9 +8,9 @@ from autograder.core.cells import is_answer, is_isolated, is_test
 from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.grading.grade import grade_module
-from autograder.grading.runs import reference
+from autograder.core.runs import reference
 from autograder.core.cells import grade_id
-from autograder.kernel.compare import strong
+from autograder.notebook.compare import strong
 from autograder.authoring.lint import lint_notebook
 from autograder.authoring.release import differences
 from released import MARKERS, regions, texts
@@ -127,7 +127,7 @@ def test_plain_nbgrader_autograde_gives_the_solution_full_marks(module, tmp_path
   for step in (["generate_assignment", module], ["autograde", module, f"--ExecutePreprocessor.timeout={int(cell_limit)}"]):
     done = subprocess.run(nbgrader + step + ["--force"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-  from autograder.kernel.checks import has_device
+  from autograder.notebook.checks import has_device
   missing = 0.0 if has_device("CUDA") else sum(float(c.metadata["nbgrader"].get("points", 0)) for c in read_notebook(notebook_path(SOLUTIONS, module)).cells if grade_id(c) in device_cells(module))
   with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
     submission = gb.find_submission(module, "student")

@@ -7,7 +7,7 @@ import pytest
 from autograder.authoring.margins import POLICY, load_reviewed, margins
 from autograder.authoring.ship import close_values
 from autograder.core.course import REPO, module_names
-from autograder.grading.runs import reference
+from autograder.core.runs import reference
 
 pytestmark = pytest.mark.slow          # reads every module's reference run (shared with the honesty tests)
 

@@ -12,7 +12,7 @@ the mode the notebook runs in:
   compares, in its own process, with the reference run's expected values.
 
 In a released notebook the oracle is cut out too: an expected argument that was computed reads `...`, and the check
-compares with the value the reference run recorded there, shipped beside the notebook (autograder/kernel/shipped.py).
+compares with the value the reference run recorded there, shipped beside the notebook (autograder/notebook/shipped.py).
 
 `skip(reason)` raises `CheckSkipped`: the report shows the test as skipped and it earns no points. tinygrad and torch
 are imported lazily, so notebooks that need neither stay light.
@@ -21,8 +21,9 @@ from __future__ import annotations
 import contextlib, json, time
 from pathlib import Path
 from typing import Any, Callable
-from autograder.kernel import shipped
-from autograder.kernel.compare import compare, encode, join, to_numpy, dtype_name
+from autograder.notebook import shipped
+from autograder.notebook.tinygrad_kernels import kernel_dispatch, kernels_during, kernels_run
+from autograder.notebook.compare import compare, encode, join, to_numpy, dtype_name
 
 class CheckFailed(AssertionError): pass
 class CheckSkipped(Exception): pass
@@ -193,54 +194,7 @@ def check_raises(fn:Callable, exception:type[BaseException]=Exception, name:str=
   except Exception as e: raised = type(e)
   _judge("raises", raised, exception, name, _site)
 
-# ---- kernels: tinygrad's own counters are the oracle --------------------------------------------------------------
-
-def _realize_all(value:Any):
-  from tinygrad import Tensor
-  tensors = [v for v in (value if isinstance(value, (tuple, list)) else (value,)) if isinstance(v, Tensor)]
-  if tensors: Tensor.realize(*tensors)
-
-@contextlib.contextmanager
-def kernel_dispatch():
-  """Counts the kernels tinygrad runs while the block is open, from inside tinygrad's dispatch: for each call its
-  runner makes (`tinygrad.engine.realize.track_stats`), what that call adds to GlobalCounters.kernel_count, and the
-  kernel's name (`r_16_4`, `E_256`, `copy`). Code that changes the counter itself (`GlobalCounters.kernel_count += 2` in
-  an answer) changes nothing here: a counter the learner's code can write is never what a kernel check reads. Yields
-  {"count", "names"}, updated as kernels run (a test can read it while the answer runs, e.g. from a scripted clock)."""
-  import tinygrad.engine.realize as realize
-  from tinygrad import GlobalCounters
-  from tinygrad.helpers import ansistrip
-  from tinygrad.uop.ops import Ops
-  seen = {"count": 0, "names": []}
-  original = realize.track_stats
-  def track(ctx, call, st, ets):
-    before = GlobalCounters.kernel_count
-    try: return original(ctx, call, st, ets)
-    finally:
-      n = GlobalCounters.kernel_count - before
-      if n > 0:
-        ast = call.src[0]
-        name = ansistrip(ast.arg.name) if ast.op is Ops.PROGRAM else "copy" if ast.op is Ops.COPY else str(ast.op).split(".")[-1].lower()
-        seen["count"] += n; seen["names"] += [name] * n
-  realize.track_stats = track
-  try: yield seen
-  finally: realize.track_stats = original
-
-def kernels_during(fn:Callable) -> tuple[Any, int, list[str]]:
-  """Call `fn()` and return (its result, not realized here; the kernels tinygrad ran during the call; their names in
-  the order they ran). Counted inside tinygrad's dispatch, not read from GlobalCounters (see kernel_dispatch)."""
-  with kernel_dispatch() as seen: result = fn()
-  return result, seen["count"], list(seen["names"])
-
-def kernels_run(fn:Callable) -> tuple[Any, int]:
-  """Call `fn()`, realize the tensor(s) it returns, and return (result, kernels tinygrad ran meanwhile), counted inside
-  tinygrad's dispatch (see kernel_dispatch). Realize the inputs before calling this: their kernels would be counted too."""
-  from tinygrad import GlobalCounters
-  GlobalCounters.reset()
-  with kernel_dispatch() as seen:
-    result = fn()
-    _realize_all(result)
-  return result, seen["count"]
+# ---- tinygrad kernels: counted inside tinygrad's dispatch (tinygrad_kernels.py) -------------------------------------
 
 def check_kernel_count(fn:Callable, expected:int=None, name:str="computation", _site:str|None=None):
   """`fn()` runs exactly `expected` kernels (COPYs included), as tinygrad's dispatch counts them (GlobalCounters'

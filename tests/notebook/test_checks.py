@@ -62,7 +62,7 @@ def test_skip_and_timing():
 
 # ---- the comparison on plain data: one implementation for self-checks and for the grader --------------------------
 
-from autograder.kernel.compare import encode, compare, strong
+from autograder.notebook.compare import encode, compare, strong
 from autograder.core.verdict import error_text, clean, Redactor
 
 def test_messages_name_the_first_difference():
@@ -102,7 +102,7 @@ def test_a_mutation_session_stops_a_test_at_its_first_difference_from_the_refere
   """checks.stop_at_first_difference: a learner-mode check whose record differs from the reference run's raises at
   once (a wrong variant stops there); a matching record, or a site the reference never recorded, goes on."""
   import json
-  import autograder.kernel.checks as c
+  import autograder.notebook.checks as c
   published = []
   monkeypatch.setattr(c, "_publish", published.append)
   records = tmp_path / "records.json"
@@ -120,7 +120,7 @@ def test_a_mutation_session_stops_a_test_at_its_first_difference_from_the_refere
   assert [p["k"] for p in published] == [0, 0, 1, 0]                     # the difference was still published
 
 def test_modes_learner_records_only_what_it_observed(monkeypatch):
-  import autograder.kernel.checks as c
+  import autograder.notebook.checks as c
   published = []
   monkeypatch.setattr(c, "_publish", published.append)
   c.configure("learner"); c.begin("test_x")
