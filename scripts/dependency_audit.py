@@ -17,6 +17,7 @@ from autograder.grading.grade import grade_module
 from autograder.authoring.release import release
 from autograder.core.cause import cell_tasks
 from autograder.learner.selfcheck import self_check
+from autograder.core.results import TestStatus
 
 def audit(module:str, source_root:Path, log=print) -> list[str]:
   """Mismatches of one module: 'test_x (Task 2.3) fails in grading but passes its visible checks with ans_y (Task 2.1) a stub'."""
@@ -34,15 +35,15 @@ def audit(module:str, source_root:Path, log=print) -> list[str]:
       for c in nb.cells:
         if grade_id(c) == grade_id(stubbed): c.source = clear_solutions(c.source)
       nbformat.write(nb, str(sub / module / f"{module}.ipynb"))
-      graded = {t["id"]: t for t in grade_module(module, source_root, sub)["tests"]}
+      graded = {t.id: t for t in grade_module(module, source_root, sub).tests}
       shutil.copyfile(sub / module / f"{module}.ipynb", projects / module / f"{module}.ipynb")
-      visible = {t["id"]: t for t in self_check(projects / module / f"{module}.ipynb", log=lambda *a: None)["tests"]}
+      visible = {t.id: t for t in self_check(projects / module / f"{module}.ipynb", log=lambda *a: None).tests}
       for tid, t in graded.items():
-        if t["status"] not in ("passed", "skipped") and visible.get(tid, {}).get("status") == "passed":
-          line = (f"{tid} ({titles.get(tid, '?')}) fails in grading ({t['message'][:120]}) but passes its visible checks "
+        if t.status not in (TestStatus.PASSED, TestStatus.SKIPPED) and tid in visible and visible[tid].status == TestStatus.PASSED:
+          line = (f"{tid} ({titles.get(tid, '?')}) fails in grading ({t.message[:120]}) but passes its visible checks "
                   f"with {grade_id(stubbed)} ({titles.get(grade_id(stubbed)) or '?'}) a stub")
           out.append(line); log(f"  {line}")
-      log(f"{module}: {grade_id(stubbed)} stubbed: {sum(t['status'] != 'passed' for t in graded.values())} test(s) fail in grading")
+      log(f"{module}: {grade_id(stubbed)} stubbed: {sum(t.status != TestStatus.PASSED for t in graded.values())} test(s) fail in grading")
   return out
 
 def main(argv:list[str]) -> int:

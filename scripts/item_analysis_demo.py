@@ -16,6 +16,7 @@ from autograder.core.cells import grade_id, is_test, points, task_titles
 from autograder.core.course import notebook_path
 from autograder.classroom.gradebook import rebuild
 from autograder.classroom.stats import stats
+from autograder.core.results import ModuleStatus, TestStatus
 
 MODULES = ["01_tensor_basics", "02_op_types"]
 
@@ -40,9 +41,9 @@ def synthetic_class(folder:Path, learners:int=60, seed:int=20):
         elif test == coin[m]: p = 0.5                                                    # unrelated to ability
         else: p = 1 / (1 + math.exp(-(2.2 * (ability - difficulty[(m, test)]))))
         passed = rng.random() < p
-        results.append({"id": test, "task": task, "status": "passed" if passed else "failed", "score": float(pts) if passed else 0.0,
+        results.append({"id": test, "task": task, "status": TestStatus.PASSED if passed else TestStatus.FAILED, "score": float(pts) if passed else 0.0,
                         "max_score": float(pts), "message": "" if passed else rng.choice(["wrong value", "wrong shape", "kernel count differs"])})
-      modules.append({"module": m, "status": "graded", "message": "", "flags": [], "seconds": 0, "tests": results,
+      modules.append({"module": m, "status": ModuleStatus.GRADED, "message": "", "flags": [], "seconds": 0, "tests": results,
                       "score": sum(r["score"] for r in results), "max_score": sum(r["max_score"] for r in results)})
     name = f"learner{i:02d}"
     (folder / "feedback" / name).mkdir(parents=True)

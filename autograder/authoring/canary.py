@@ -22,12 +22,13 @@ from autograder.core.assemble import assemble, read_notebook
 from autograder.core.cells import grade_id, is_test, points, task_titles
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.core.report import md
+from autograder.core.results import CanaryStatus, CellState, ModuleStatus, Outcome, RunStatus
 from autograder.core.verdict import error_text
 from autograder.core.runs import cache_root, run_module
 
 PACKAGE_NAME = "tinygrad"
 COURSE_DOCS = REPO / "tests" / "support" / "course_docs.py"      # the runner of the course's code blocks (the instructor's checkout has it)
-STATUSES = ("passes", "fails", "errors", "skipped", "not_run")
+STATUSES = tuple(CanaryStatus)
 
 class CanaryError(RuntimeError): pass
 
@@ -103,24 +104,24 @@ def first_line(text:str, limit:int=200) -> str:
   for site in SITE: line = line.replace(site, "")
   return line if len(line) <= limit else line[:limit - 3] + "..."
 
-def verdict(outcome:dict, setup_errors:list[dict]) -> tuple[str, str, str]:
+def verdict(outcome:Outcome, setup_errors:list[dict]) -> tuple[CanaryStatus, str, str]:
   """(status, first line of why, which checks: 'visible'/'hidden'/'') of one test of the reference run."""
-  obs = outcome.get("observations", [])
-  failed = next((o for o in obs if o.get("ok") is False), None)
-  part = ("hidden" if failed.get("hidden") else "visible") if failed else ""
-  if outcome.get("state") != "ran": return "not_run", first_line(outcome.get("message") or outcome.get("state", "not run")), ""
-  err = outcome.get("error")
+  obs = outcome.observations
+  failed = next((o for o in obs if o.ok is False), None)
+  part = ("hidden" if failed.hidden else "visible") if failed else ""
+  if outcome.state != CellState.RAN: return CanaryStatus.NOT_RUN, first_line(outcome.message or outcome.state), ""
+  err = outcome.error
   if err:
     ename, evalue = err
-    if ename == "CheckSkipped": return "skipped", first_line(evalue), ""
-    if ename in ("CheckFailed", "AssertionError") and failed: return "fails", first_line(evalue), part
+    if ename == "CheckSkipped": return CanaryStatus.SKIPPED, first_line(evalue), ""
+    if ename in ("CheckFailed", "AssertionError") and failed: return CanaryStatus.FAILS, first_line(evalue), part
     why = first_line(error_text(ename, evalue))
     if ename == "NameError" and setup_errors:
       first = setup_errors[0]
       why += f" (after the cell {first['cell']} raised {first_line(error_text(*first['error']), 120)})"
-    return "errors", why, part
-  if not obs: return "fails", "the test made no observation", ""
-  return "passes", "", ""
+    return CanaryStatus.ERRORS, why, part
+  if not obs: return CanaryStatus.FAILS, "the test made no observation", ""
+  return CanaryStatus.PASSES, "", ""
 
 def reference_checks(module:str, source_root:Path) -> dict:
   """The reference run of `module` in this interpreter, every test with its status and first line of why."""
@@ -129,12 +130,12 @@ def reference_checks(module:str, source_root:Path) -> dict:
   setup_errors, start = [], time.monotonic()
   try: tests, status, message, _ = run_module(assemble(nb, nb), module, source_root, None, learner=False, errors=setup_errors)
   except Exception as e:                                                    # the grader itself broke under this tinygrad
-    tests, status, message = {}, "grader_error", first_line(f"{type(e).__name__}: {e}")
+    tests, status, message = {}, ModuleStatus.GRADER_ERROR, first_line(f"{type(e).__name__}: {e}")
   out = []
   for c in nb.cells:
     if not is_test(c): continue
-    state, why, part = verdict(tests.get(grade_id(c), {"state": "not_run", "message": message}), setup_errors)
-    n_obs = len(tests.get(grade_id(c), {}).get("observations", []))
+    state, why, part = verdict(tests.get(grade_id(c), Outcome(message=message)), setup_errors)
+    n_obs = len(tests[grade_id(c)].observations) if grade_id(c) in tests else 0
     out.append({"test": grade_id(c), "task": titles.get(grade_id(c), ""), "points": points(c), "status": state, "why": why,
                 "checks": part, "observed": n_obs})
   return {"module": module, "status": status, "message": first_line(message), "seconds": round(time.monotonic() - start, 1),
@@ -160,8 +161,8 @@ def run_module_canary(python:str, module:str, source:Path, env:dict, timeout:flo
     except subprocess.TimeoutExpired: crash = f"the module's canary run took longer than {timeout:.0f} s"
     if out.is_file(): return json.loads(out.read_text())
   nb = read_notebook(notebook_path(source, module))
-  return {"module": module, "status": "grader_error", "message": crash, "seconds": 0.0, "setup_errors": [],
-          "tests": [{"test": grade_id(c), "task": "", "points": points(c), "status": "not_run", "why": crash, "checks": "", "observed": 0}
+  return {"module": module, "status": ModuleStatus.GRADER_ERROR, "message": crash, "seconds": 0.0, "setup_errors": [],
+          "tests": [{"test": grade_id(c), "task": "", "points": points(c), "status": CanaryStatus.NOT_RUN, "why": crash, "checks": "", "observed": 0}
                     for c in nb.cells if is_test(c)]}
 
 def _course_docs():
@@ -200,24 +201,24 @@ def run_pages(python:str, pages_root:Path, env:dict, log=print) -> list[dict]:
     if any(b.runs for b in blocks):
       with tempfile.TemporaryDirectory(prefix="canary-page-") as tmp:
         for b, r in docs.run_page(page, Path(tmp), python=python, root=root, env={k: env[k] for k in ("CACHEDB",)}):
-          if r["error"]: rows.append({"where": f"{root.name}/{page}:{b.line}", "status": "fails", "why": first_line(r["error"].strip().splitlines()[-1])})
+          if r["error"]: rows.append({"where": f"{root.name}/{page}:{b.line}", "status": CanaryStatus.FAILS, "why": first_line(r["error"].strip().splitlines()[-1])})
           elif b.output is not None and not docs.output_matches(b.output, r["stdout"]):
-            rows.append({"where": f"{root.name}/{page}:{b.line}", "status": "fails", "why": output_difference(b.output, r["stdout"])})
-          else: rows.append({"where": f"{root.name}/{page}:{b.line}", "status": "passes", "why": ""})
+            rows.append({"where": f"{root.name}/{page}:{b.line}", "status": CanaryStatus.FAILS, "why": output_difference(b.output, r["stdout"])})
+          else: rows.append({"where": f"{root.name}/{page}:{b.line}", "status": CanaryStatus.PASSES, "why": ""})
     for b in blocks:
       if b.lang != "python": continue
       where = f"{root.name}/{page}:{b.line}"
       if b.marker == "excerpt":
         tiny_root = tiny_root or docs.tinygrad_root(python)
         problem = docs.excerpt_problem(b, tiny_root)
-        rows.append({"where": where, "status": "fails" if problem else "passes", "why": first_line(problem.split(": ", 1)[-1]) if problem else ""})
-      elif b.marker.startswith("needs-"): rows.append({"where": where, "status": "skipped", "why": first_line(f"{b.marker}: {b.marker_arg}")})
+        rows.append({"where": where, "status": CanaryStatus.FAILS if problem else CanaryStatus.PASSES, "why": first_line(problem.split(": ", 1)[-1]) if problem else ""})
+      elif b.marker.startswith("needs-"): rows.append({"where": where, "status": CanaryStatus.SKIPPED, "why": first_line(f"{b.marker}: {b.marker_arg}")})
     rows.sort(key=lambda r: int(r["where"].rsplit(":", 1)[1]))
     if rows:
       out.append({"page": page, "blocks": rows, "seconds": round(time.monotonic() - start, 1)})
-      count = {s: sum(r["status"] == s for r in rows) for s in ("passes", "fails", "skipped")}
-      log(f"canary: page {n}/{len(pages)} {page}: {count['passes']} of {len(rows)} block(s) pass" + (f", {count['fails']} fail" if count["fails"] else "")
-          + (f", {count['skipped']} skipped" if count["skipped"] else "") + f" ({time.monotonic() - start:.0f} s)")
+      count = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+      log(f"canary: page {n}/{len(pages)} {page}: {count[CanaryStatus.PASSES]} of {len(rows)} block(s) pass" + (f", {count[CanaryStatus.FAILS]} fail" if count[CanaryStatus.FAILS] else "")
+          + (f", {count[CanaryStatus.SKIPPED]} skipped" if count[CanaryStatus.SKIPPED] else "") + f" ({time.monotonic() - start:.0f} s)")
   return out
 
 def canary(version:str, source:Path, modules:list[str], pages_root:Path|None, venv:Path|None=None, overlay:bool=False,
@@ -248,10 +249,10 @@ def canary(version:str, source:Path, modules:list[str], pages_root:Path|None, ve
 def totals(report:dict) -> dict:
   tests = [t for m in report["modules"] for t in m["tests"]]
   blocks = [b for p in report["pages"] for b in p["blocks"]]
-  return {"tests": len(tests), "passes": sum(t["status"] == "passes" for t in tests),
-          "points": sum(t["points"] for t in tests), "points_passing": sum(t["points"] for t in tests if t["status"] == "passes"),
-          "blocks": len(blocks), "blocks_passing": sum(b["status"] == "passes" for b in blocks),
-          "blocks_failing": sum(b["status"] == "fails" for b in blocks)}
+  return {"tests": len(tests), "passes": sum(t["status"] == CanaryStatus.PASSES for t in tests),
+          "points": sum(t["points"] for t in tests), "points_passing": sum(t["points"] for t in tests if t["status"] == CanaryStatus.PASSES),
+          "blocks": len(blocks), "blocks_passing": sum(b["status"] == CanaryStatus.PASSES for b in blocks),
+          "blocks_failing": sum(b["status"] == CanaryStatus.FAILS for b in blocks)}
 
 def _minutes(s:float) -> str: return f"{s:.0f} s" if s < 120 else f"{s / 60:.1f} min"
 
@@ -266,13 +267,13 @@ def markdown(report:dict) -> str:
          "| module | passes | fails | errors | skipped | not run | points still passing | first failure |", "|---|---|---|---|---|---|---|---|"]
   for m in report["modules"]:
     c = {s: sum(x["status"] == s for x in m["tests"]) for s in STATUSES}
-    first = next((x for x in m["tests"] if x["status"] not in ("passes", "skipped")), None)
-    pts = sum(x["points"] for x in m["tests"] if x["status"] == "passes"), sum(x["points"] for x in m["tests"])
-    out.append(f"| {m['module']} | {c['passes']} | {c['fails']} | {c['errors']} | {c['skipped']} | {c['not_run']} | {pts[0]:g}/{pts[1]:g} | "
+    first = next((x for x in m["tests"] if x["status"] not in (CanaryStatus.PASSES, CanaryStatus.SKIPPED)), None)
+    pts = sum(x["points"] for x in m["tests"] if x["status"] == CanaryStatus.PASSES), sum(x["points"] for x in m["tests"])
+    out.append(f"| {m['module']} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {pts[0]:g}/{pts[1]:g} | "
                + (f"{md(first['task'])} `{first['test']}`: {md(first['why'])}".lstrip() if first else "") + " |")
   for m in report["modules"]:
     out += ["", f"## {m['module']}", ""]
-    if m["status"] != "completed": out += [f"The run: {m['status']}" + (f" ({md(m['message'])})" if m["message"] else ""), ""]
+    if m["status"] != RunStatus.COMPLETED: out += [f"The run: {m['status']}" + (f" ({md(m['message'])})" if m["message"] else ""), ""]
     for e in m["setup_errors"][:3]: out.append(f"- set-up cell `{e['cell']}` raised {md(e['error'])}")
     if m["setup_errors"]: out.append("")
     out += ["| task | test | status | checks | first line of why |", "|---|---|---|---|---|"]
@@ -281,11 +282,11 @@ def markdown(report:dict) -> str:
     out += ["", "## Course pages", "", "| page | blocks | pass | fail | skipped | first failure |", "|---|---|---|---|---|---|"]
     for p in report["pages"]:
       if not p["blocks"]: out.append(f"| {md(p['page'])} | | | | | {md(p.get('note', ''))} |"); continue
-      c = {s: sum(b["status"] == s for b in p["blocks"]) for s in ("passes", "fails", "skipped")}
-      first = next((b for b in p["blocks"] if b["status"] == "fails"), None)
-      out.append(f"| {md(p['page'])} | {len(p['blocks'])} | {c['passes']} | {c['fails']} | {c['skipped']} | "
+      c = {s: sum(b["status"] == s for b in p["blocks"]) for s in STATUSES}
+      first = next((b for b in p["blocks"] if b["status"] == CanaryStatus.FAILS), None)
+      out.append(f"| {md(p['page'])} | {len(p['blocks'])} | {c[CanaryStatus.PASSES]} | {c[CanaryStatus.FAILS]} | {c[CanaryStatus.SKIPPED]} | "
                  + (f"{md(first['where'].rsplit(':', 1)[1])}: {md(first['why'])}" if first else "") + " |")
-    failing = [b for p in report["pages"] for b in p["blocks"] if b["status"] == "fails"]
+    failing = [b for p in report["pages"] for b in p["blocks"] if b["status"] == CanaryStatus.FAILS]
     if failing:
       out += ["", "Failing blocks:", "", "| where | first line of why |", "|---|---|"]
       out += [f"| {md(b['where'])} | {md(b['why'])} |" for b in failing]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from autograder.authoring.mutants import load_equivalent
+from autograder.core.results import Observation
 from autograder.core.runs import reference
 from autograder.notebook.compare import as_array, plain_value
 
@@ -52,10 +53,10 @@ def _range(actual, expected) -> float|None:
   shares = ([abs(low / v)] if low else []) + ([abs(v / high)] if high else [])         # a bound of 0 is a sign
   return max(shares) if shares else None
 
-def used(observation:dict) -> float|None:
+def used(observation:Observation) -> float|None:
   """The share of its allowance the observation used; None where the check has no tolerance or is exact."""
-  kind, opts = observation.get("kind"), observation.get("opts") or {}
-  actual, expected = observation.get("actual"), observation.get("expected")
+  kind, opts = observation.kind, observation.opts or {}
+  actual, expected = observation.actual, observation.expected
   try:
     if kind == "close": return _close(actual, expected, opts)
     if kind == "agree": return _agree(actual, expected, opts)
@@ -63,15 +64,15 @@ def used(observation:dict) -> float|None:
   except (TypeError, ValueError, KeyError): return None
   return None
 
-def describe(observation:dict) -> str:
+def describe(observation:Observation) -> str:
   """What the check allows and what the reference observed, in a few words."""
-  kind, opts = observation.get("kind"), observation.get("opts") or {}
+  kind, opts = observation.kind, observation.opts or {}
   if kind == "close": return f"rtol {opts.get('rtol')}, atol {opts.get('atol')}"
   if kind == "agree":
-    a, e = as_array(observation.get("actual")), as_array(observation.get("expected"))
+    a, e = as_array(observation.actual), as_array(observation.expected)
     return f"at least {opts.get('at_least')}, observed {float((a == e).mean()):.4f}"
-  low, high = plain_value(observation.get("expected"))
-  return f"[{low}, {high}], observed {plain_value(observation.get('actual'))!r}"
+  low, high = plain_value(observation.expected)
+  return f"[{low}, {high}], observed {plain_value(observation.actual)!r}"
 
 # {site: reason} of the reviewed properties: the format of the reviewed equivalent mutants, one `site reason` a line
 load_reviewed = load_equivalent
@@ -81,13 +82,12 @@ def margins(module:str, source_root:Path, reviewed:dict[str, str]|None=None) -> 
   first: {test, site, name, kind, allows, used, thin, reviewed, hidden}."""
   ref = reference(module, source_root)
   worst: dict[str, dict] = {}
-  for test, outcome in ref["tests"].items():
-    for o in outcome["observations"]:
+  for test, outcome in ref.tests.items():
+    for o in outcome.observations:
       u = used(o)
       if u is None: continue
-      row = {"test": test, "site": o["site"], "name": o.get("name", ""), "kind": o["kind"], "allows": describe(o),
-             "used": round(u, 4), "hidden": bool(o.get("hidden"))}
-      if o["site"] not in worst or u > worst[o["site"]]["used"]: worst[o["site"]] = row
+      row = {"test": test, "site": o.site, "name": o.name, "kind": o.kind, "allows": describe(o), "used": round(u, 4), "hidden": o.hidden}
+      if o.site not in worst or u > worst[o.site]["used"]: worst[o.site] = row
   rows = sorted(worst.values(), key=lambda r: -r["used"])
   for r in rows:
     r["reviewed"] = (reviewed or {}).get(r["site"], "")

@@ -31,7 +31,8 @@ from autograder.core.limits import Limits
 from autograder.core.sandbox import available
 from autograder.core.settings import module_settings
 from autograder.core.transform import RECORDER, prepare
-from autograder.core.verdict import SKIPPED, first_failing_check, judge, outcome
+from autograder.core.results import CellState, Observation, RunStatus, TestResult, TestStatus, to_json
+from autograder.core.verdict import REPLY_ERROR, SKIPPED, first_failing_check, judge, outcome
 from autograder.core.runs import reference, run_folder, sandbox_prefix, tinygrad_cache
 
 def load(path:Path) -> list[dict]:
@@ -134,16 +135,16 @@ def caught_before(where:list[tuple], ref:dict):
   mutant_of = {i: n for n, _, i in where if n is not None}
   earlier = {}
   for n, tid, i in where:
-    if n is not None and not (ref["tests"][tid]["error"] and ref["tests"][tid]["error"][0] in SKIPPED): earlier.setdefault(n, []).append(i)
-  def raised(run, j): return run.replies.get(j, {}).get("status") == "error" and run.replies[j].get("ename") not in SKIPPED
+    if n is not None and not (ref.tests[tid].error and ref.tests[tid].error[0] in SKIPPED): earlier.setdefault(n, []).append(i)
+  def raised(run, j): return run.replies.get(j, {}).get("status") == REPLY_ERROR and run.replies[j].get("ename") not in SKIPPED
   def skip(i:int, run) -> bool:
     n = mutant_of.get(i)
     return n is not None and any(raised(run, j) for j in earlier.get(n, []) if j < i)
   return skip
 
-def _values(observations:list[dict]) -> str:
+def _values(observations:list[Observation]) -> str:
   """What a test observed, as text: 4 and 4.0 differ (a float where an int is expected is a difference)."""
-  return json.dumps([(o.get("site"), o.get("k"), o.get("actual")) for o in observations], sort_keys=True, default=repr)
+  return json.dumps([(o.site, o.k, o.actual) for o in observations], sort_keys=True, default=repr)
 
 def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
         max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None) -> dict:
@@ -162,15 +163,15 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
   points_of = {grade_id(c): points(c) for c in source.cells if is_test(c)}
   results = [{**{k: v for k, v in m.items() if k not in ("old", "new")}, "task": task_of(m, texts), "caught": False, "tests": {},
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
-  control, control_obs, status, restarts, solution_seconds = [], {}, "completed", 0, None
+  control, control_obs, status, restarts, solution_seconds = [], {}, RunStatus.COMPLETED, 0, None
   settings, sandboxed = module_settings(source), available()[0]
   total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
   pending, done_before = list(range(len(mutants))), 0
   while True:
-    seed_db = Path(ref["db"]) if ref.get("db") and Path(ref["db"]).is_file() else tinygrad_cache()
+    seed_db = Path(ref.db) if ref.db and Path(ref.db).is_file() else tinygrad_cache()
     with run_folder(module, source_dir, None, settings["learner_files"], seed_db, sandboxed=sandboxed, prefix="mutants") as (run_dir, workdir, env):
       records = run_dir / "reference-records.json"
-      records.write_text(json.dumps({tid: o["observations"] for tid, o in ref["tests"].items()}))
+      records.write_text(json.dumps({tid: to_json(o.observations) for tid, o in ref.tests.items()}))
       nb, where, starts = session(source, source_dir, [mutants[i] for i in pending], records)
       code, ended = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"], {}
       def step(done, n, base=done_before, pre=starts[0]):
@@ -183,23 +184,24 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
       started = time.monotonic()
       r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
                        skip=caught_before(where, ref))
-      if r.status == "completed":                             # the set-up, then the control's tests
+      if r.status == RunStatus.COMPLETED:                             # the set-up, then the control's tests
         before = lambda k: max((t for i, t in ended.items() if i < k), default=started)
         solution_seconds = round(before(starts[0]) - started + ended[code[-1]] - before(starts[-1]), 1)
-    died = min((i for i, s in r.cells.items() if s == "not_run"), default=None) if r.status != "completed" else None
+    died = min((i for i, s in r.cells.items() if s == CellState.NOT_RUN), default=None) if r.status != RunStatus.COMPLETED else None
     for n, tid, i in where:
-      if (died is not None and i >= died) or r.cells.get(i) == "skipped": continue
+      if (died is not None and i >= died) or r.cells.get(i) == CellState.SKIPPED: continue
       got = outcome(nb.cells[i], i, r)
-      verdict = judge({"id": tid, "max_score": points_of[tid]}, ref["tests"][tid], got, r.message)
-      if got["error"] and got["error"][0] == "DifferenceFound" and first_failing_check(ref["tests"][tid]["observations"], got["observations"]) is None:
-        control.append(f"{tid}: the kernel stopped at a difference the verdict does not see ({got['error'][1][:200]}): the session is unsound")
+      verdict = judge(TestResult(tid, max_score=points_of[tid]), ref.tests[tid], got, r.message)
+      if got.error and got.error[0] == "DifferenceFound" and first_failing_check(ref.tests[tid].observations, got.observations) is None:
+        control.append(f"{tid}: the kernel stopped at a difference the verdict does not see ({got.error[1][:200]}): the session is unsound")
+      counts = verdict.status not in (TestStatus.PASSED, TestStatus.SKIPPED)
       if n is None:
-        control_obs[tid] = _values(got["observations"])
-        if verdict["status"] not in ("passed", "skipped"): control.append(f"{tid} with the solution: {verdict['status']}: {verdict['message']}")
+        control_obs[tid] = _values(got.observations)
+        if counts: control.append(f"{tid} with the solution: {verdict.status}: {verdict.message}")
         continue
       res = results[pending[n]]
-      res["tests"][tid], res["observed"][tid] = verdict["status"], _values(got["observations"])
-      if verdict["status"] not in ("passed", "skipped") and not res["caught"]: res.update(caught=True, message=f"{tid}: {verdict['message']}")
+      res["tests"][tid], res["observed"][tid] = verdict.status, _values(got.observations)
+      if counts and not res["caught"]: res.update(caught=True, message=f"{tid}: {verdict.message}")
     if died is None: break
     if died < starts[0]:
       status = f"the set-up cells did not run: {r.message}"; break
@@ -213,8 +215,8 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
     pending = pending[n + 1:]
   for res in results:
     res["same_outputs"] = not res["caught"] and bool(res["observed"]) and all(
-      obs == control_obs.get(tid) or obs == _values(ref["tests"][tid]["observations"]) for tid, obs in res["observed"].items())
-    res["untested"] = not res["caught"] and all(v == "skipped" for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
+      obs == control_obs.get(tid) or obs == _values(ref.tests[tid].observations) for tid, obs in res["observed"].items())
+    res["untested"] = not res["caught"] and all(v == TestStatus.SKIPPED for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
     res["equivalent"] = equivalent.get(res.get("id", ""))
     del res["observed"]
   return {"module": module, "mutants": results, "control": control, "status": status, "restarts": restarts, "solution_seconds": solution_seconds,

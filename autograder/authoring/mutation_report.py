@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from autograder.authoring.mutants import load_equivalent, scores
+from autograder.core.results import RunStatus
 
 THRESHOLD = 0.9
 
@@ -43,7 +44,7 @@ def text(result:dict) -> str:
                  f"  equivalent {len(t['equivalent'])}  score {_pct(t['score'])}")
     for m in t["survivors"]: lines.append(f"      survived {_edit(m)}" + _note(m))
   for line in result["control"]: lines.append(f"  CONTROL FAILED: {line}")
-  if result["status"] != "completed": lines.append(f"  SESSION: {result['status']}")
+  if result["status"] != RunStatus.COMPLETED: lines.append(f"  SESSION: {result['status']}")
   return "\n".join(lines)
 
 def markdown(results:list[dict]) -> str:

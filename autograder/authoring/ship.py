@@ -11,6 +11,7 @@ import ast, json
 import numpy as np
 from autograder.core.cells import grade_id, is_answer, is_test, without_hidden
 from autograder.core.names import binds
+from autograder.core.results import ReferenceRun
 from autograder.core.settings import cell_setting
 from autograder.core.transform import check_name, expected_slots, is_oracle_block, python_source
 from autograder.notebook.compare import as_array, is_array, prefix
@@ -90,7 +91,7 @@ def _site_ids(source_nb) -> dict[int, str]:
   kept = [i for i, c in enumerate(source_nb.cells) if not cell_setting(c, "skip_grading") or is_answer(c) or is_test(c)]
   return {i: grade_id(source_nb.cells[i]) or f"cell{n}" for n, i in enumerate(kept)}
 
-def ship(source_nb, released_nb, visible:dict) -> tuple[object, str]:
+def ship(source_nb, released_nb, visible:ReferenceRun) -> tuple[object, str]:
   """(the released notebook with its trusted cells cut, the text of EXPECTED_FILE) from the source notebook, the
   notebook release wrote (hidden tests and solutions cleared) and the module's visible reference run (the solution
   with every hidden region removed: core.runs.reference(visible=True))."""
@@ -117,10 +118,10 @@ def ship(source_nb, released_nb, visible:dict) -> tuple[object, str]:
     if is_test(cell): cut_here += [f"{gid}:{b.lineno}:{b.col_offset}" for b in mine if _cut(b) and id(b) not in local]
     cells[cell_hash(python_source(cell.source))] = gid
   expected: dict[str, dict[str, list]] = {}
-  for test, outcome in visible["tests"].items():
-    for o in outcome["observations"]:
-      if o["site"] not in places: continue
-      expected.setdefault(test, {}).setdefault(places[o["site"]], []).append(prefix(o.get("expected"), MAX_SHIPPED_ELEMENTS))
+  for test, outcome in visible.tests.items():
+    for o in outcome.observations:
+      if o.site not in places: continue
+      expected.setdefault(test, {}).setdefault(places[o.site], []).append(prefix(o.expected, MAX_SHIPPED_ELEMENTS))
   shipped = {site for values in expected.values() for site in values}
   if (missing := [s for s in cut_here if s not in shipped]):
     raise ValueError(f"checks whose expected value is cut from the learner's copy but not shipped (they did not run in the "

@@ -22,6 +22,7 @@ from pathlib import Path
 from autograder.classroom import fingerprints
 from autograder.classroom.gradebook import GradebookError, read, write_csv
 from autograder.core.report import md
+from autograder.core.results import ModuleStatus
 
 COLUMNS = ["learner", "module", "task", "test", "old_status", "new_status", "old_points", "new_points", "max_points", "change", "reason"]
 UNKNOWN = "unknown"
@@ -75,7 +76,7 @@ def compare(old_dir:Path, new_dir:Path, keep=lambda learner: True) -> dict:
   after = {r["learner"] for r in new_rows}
   both = sorted(before & after)
   modules = sorted({r["module"] for r in new_rows if r["module"]})
-  broken = {r["learner"]: r for rows in (old_rows, new_rows) for r in rows if r["status"] == "grader_error" and r["learner"] in both}
+  broken = {r["learner"]: r for rows in (old_rows, new_rows) for r in rows if r["status"] == ModuleStatus.GRADER_ERROR and r["learner"] in both}
   mine = lambda r: r["learner"] in both and r["learner"] not in broken and (r["module"] in modules or not r["module"])
   old_t = {(r["learner"], r["module"], r["test"]): r for r in old_tasks if mine(r)}
   new_t = {(r["learner"], r["module"], r["test"]): r for r in new_tasks if mine(r)}
@@ -107,11 +108,11 @@ def compare(old_dir:Path, new_dir:Path, keep=lambda learner: True) -> dict:
     rows.append(_row(key[0], key[1], "", "", o, n, (n or o)["max_score"], submission.get(key[0], ""), "; ".join(why) or UNKNOWN))
   total = lambda rs, name: sum(r["score"] for r in rs if r["learner"] == name and r["module"] in modules)
   for name in sorted(broken):                      # a grading that did not finish, before or now: one row, no test compared
-    o = next((r for r in old_rows if r["learner"] == name and r["status"] == "grader_error"), None)
-    n = next((r for r in new_rows if r["learner"] == name and r["status"] == "grader_error"), None)
+    o = next((r for r in old_rows if r["learner"] == name and r["status"] == ModuleStatus.GRADER_ERROR), None)
+    n = next((r for r in new_rows if r["learner"] == name and r["status"] == ModuleStatus.GRADER_ERROR), None)
     if o and n: continue
-    rows.append(_row(name, "", "", "", {"status": "grader_error" if o else "graded", "score": total(old_rows, name)},
-                     {"status": "grader_error" if n else "graded", "score": total(new_rows, name)}, 0.0, submission.get(name, ""),
+    rows.append(_row(name, "", "", "", {"status": ModuleStatus.GRADER_ERROR if o else ModuleStatus.GRADED, "score": total(old_rows, name)},
+                     {"status": ModuleStatus.GRADER_ERROR if n else ModuleStatus.GRADED, "score": total(new_rows, name)}, 0.0, submission.get(name, ""),
                      "the grading did not finish " + ("before" if o else "now") + " (see the flags of gradebook.csv)"))
   return {"format": 1, "fingerprints": old_fp is not None, "modules": modules, "learners": both,
           "only_before": sorted(before - after), "only_after": sorted(after - before),

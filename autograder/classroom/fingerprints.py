@@ -13,6 +13,7 @@ from pathlib import Path
 from autograder.core.assemble import read_notebook
 from autograder.core.cells import grade_id, is_answer, is_test, points, task_titles
 from autograder.core.course import PACKAGE, notebook_path
+from autograder.core.results import Observation, ReferenceRun
 from autograder.core.settings import cell_setting
 from autograder.core.transform import hidden_lines
 
@@ -27,25 +28,25 @@ def digest(value) -> str:
 def _code(lines:list[str]) -> str:
   return digest("\n".join(l.rstrip() for l in lines if l.strip()))
 
-def _settings(observations:list[dict]) -> list:
+def _settings(observations:list[Observation]) -> list:
   """What a check decides with besides the values: its kind, its options (tolerances, thresholds), a range's bounds."""
-  return [[o.get("kind"), o.get("opts") or {}, o.get("expected") if o.get("kind") == "range" else None] for o in observations]
+  return [[o.kind, o.opts or {}, o.expected if o.kind == "range" else None] for o in observations]
 
-def test_fingerprint(cell, observations:list[dict], task:str="") -> dict:
+def test_fingerprint(cell, observations:list[Observation], task:str="") -> dict:
   hidden = hidden_lines(cell.source)
   lines = cell.source.splitlines()
   out = {"points": points(cell), "task": task}
   for part, mine in (("visible", False), ("hidden", True)):
-    obs = [o for o in observations if bool(o.get("hidden")) == mine]
+    obs = [o for o in observations if o.hidden == mine]
     out[part] = {"code": _code([l for n, l in enumerate(lines, 1) if (n in hidden) == mine]), "checks": len(obs), "settings": digest(_settings(obs))}
   return out
 
-def module_fingerprint(source_root:Path, module:str, ref:dict) -> dict:
+def module_fingerprint(source_root:Path, module:str, ref:ReferenceRun) -> dict:
   """One module's fingerprint from its trusted notebook and its reference run (`core.runs.reference`)."""
   nb = read_notebook(notebook_path(source_root, module))
   titles = {grade_id(nb.cells[i]): t for i, t in task_titles(nb).items()}
   setup = [c.source for c in nb.cells if c.cell_type == "code" and not is_answer(c) and not is_test(c) and not cell_setting(c, "skip_grading")]
-  tests = {grade_id(c): test_fingerprint(c, ref.get("tests", {}).get(grade_id(c), {}).get("observations", []), titles.get(grade_id(c), ""))
+  tests = {grade_id(c): test_fingerprint(c, ref.tests[grade_id(c)].observations if grade_id(c) in ref.tests else [], titles.get(grade_id(c), ""))
            for c in nb.cells if is_test(c)}
   return {"setup": _code(setup), "tests": tests}
 
@@ -62,7 +63,7 @@ def libraries() -> dict[str, str]:
     except importlib.metadata.PackageNotFoundError: pass
   return out
 
-def fingerprints(source_root:Path, refs:dict[str, dict]) -> dict:
+def fingerprints(source_root:Path, refs:dict[str, ReferenceRun]) -> dict:
   """The fingerprint of a grading against `source_root`, for the modules of `refs` (module -> reference run)."""
   return {"format": FORMAT, "grader": grader_hash(), "libraries": libraries(),
           "modules": {m: module_fingerprint(source_root, m, ref) for m, ref in sorted(refs.items())}}

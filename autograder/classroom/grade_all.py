@@ -11,6 +11,7 @@ from pathlib import Path
 from autograder.grading import feedback
 from autograder.core.course import module_names
 from autograder.core.report import md
+from autograder.core.results import ModuleStatus, Report, read_report, write_json
 from autograder.core.runs import module_key, reference
 from autograder.classroom import fingerprints
 from autograder.classroom.gradebook import GradebookError, rebuild
@@ -38,7 +39,7 @@ def fingerprint(folder:Path, modules:list[str], source_key:str) -> str:
       elif path.is_file() and path.stat().st_size < 64 << 20: h.update(path.read_bytes())
   return h.hexdigest()
 
-def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:float, running:dict) -> dict:
+def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:float, running:dict) -> Report:
   report = out / "report.json"
   cmd = [sys.executable, "-m", "autograder.cli", "grade", str(submission_root(learner)), "--source", str(source), "--json", str(report), "--quiet"]
   if modules: cmd += ["--modules", *modules]
@@ -52,9 +53,9 @@ def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:f
     try: os.killpg(proc.pid, signal.SIGKILL)
     except OSError: pass
     running.pop(learner.name, None)
-  try: return json.loads(report.read_text())
+  try: return read_report(report)
   except (OSError, ValueError):
-    return {"score": 0.0, "max_score": 0.0, "modules": [], "error": f"grading {learner.name} did not finish (exit code {proc.returncode})"}
+    return Report(error=f"grading {learner.name} did not finish (exit code {proc.returncode})")
 
 FETCH_KEYS = ("commit", "committed_at", "due", "ref", "submitted_at", "basis", "note")
 
@@ -101,12 +102,12 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
     for fut in as_completed(futures):
       learner, folder, stamp = futures[fut]
       try: report = fut.result()
-      except Exception as e: report = {"score": 0.0, "max_score": 0.0, "modules": [], "error": f"grading {learner.name} failed in grade-all ({type(e).__name__})"}
-      if report.get("error"): (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")   # the gradebook shows it
+      except Exception as e: report = Report(error=f"grading {learner.name} failed in grade-all ({type(e).__name__})")
+      if report.error: write_json(folder / "report.json", report)     # the gradebook shows it
       feedback.write(report, folder, learner.name)
-      if not report.get("error"): (folder / STAMP).write_text(stamp)
+      if not report.error: (folder / STAMP).write_text(stamp)
       finished.add(learner.name); graded += 1
-      bar.set_postfix_str(f"{learner.name}: {report['score']:g}/{report['max_score']:g}"); bar.update()
+      bar.set_postfix_str(f"{learner.name}: {report.score:g}/{report.max_score:g}"); bar.update()
   except KeyboardInterrupt:
     for proc in list(running.values()):
       try: os.killpg(proc.pid, signal.SIGKILL)
@@ -128,7 +129,7 @@ def summary(out:Path) -> str:
   modules = sorted({r["module"] for r in rows if r["module"]})
   table = {}
   for r in rows: table.setdefault(r["learner"], {})[r["module"]] = r
-  cell = lambda r: "" if r is None else f"{r['score']:g}/{r['max_score']:g}" + ("" if r["status"] == "graded" else f" ({r['status']})") + (" ⚑" if r["flags"] else "")
+  cell = lambda r: "" if r is None else f"{r['score']:g}/{r['max_score']:g}" + ("" if r["status"] == ModuleStatus.GRADED else f" ({r['status']})") + (" ⚑" if r["flags"] else "")
   lines = ["| learner | " + " | ".join(modules) + " | total |", "|---" * (len(modules) + 2) + "|"]
   for name, mods in sorted(table.items()):
     total = sum(r["score"] for r in mods.values()), sum(r["max_score"] for r in mods.values())

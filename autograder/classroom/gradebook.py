@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv, json, unicodedata
 from pathlib import Path
 from autograder.classroom.late import Policy, days_late, parse_time, percent_lost
+from autograder.core.results import ModuleStatus, Report, TestStatus, from_json, is_report
 
 class GradebookError(ValueError): pass
 
@@ -65,21 +66,21 @@ def read_overrides(path:Path|str|None) -> list[dict]:
 def _module_matches(name:str, module:str) -> bool:
   return name == module or (name.isdigit() and module.split("_")[0] == name)
 
-def _overridden(learner:str, report:dict, overrides:list[dict], used:set) -> tuple[dict, dict]:
+def _overridden(learner:str, report:Report, overrides:list[dict], used:set) -> tuple[dict, dict]:
   """{(module, test): (points|None, note)} and {module: (points|None, note)} for this learner."""
   tests, modules = {}, {}
   for o in overrides:
     if o["learner"] != learner: continue
-    for m in report.get("modules", []):
-      if not _module_matches(o["module"], m["module"]): continue
+    for m in report.modules:
+      if not _module_matches(o["module"], m.module): continue
       if o["test"]:
-        if any(t["id"] == o["test"] for t in m["tests"]): tests[(m["module"], o["test"])] = (o["points"], o["note"]); used.add(o["line"])
-      else: modules[m["module"]] = (o["points"], o["note"]); used.add(o["line"])
+        if any(t.id == o["test"] for t in m.tests): tests[(m.module, o["test"])] = (o["points"], o["note"]); used.add(o["line"])
+      else: modules[m.module] = (o["points"], o["note"]); used.add(o["line"])
   return tests, modules
 
 def error_row(learner:str, why:str) -> dict:
   """The gradebook row of a learner whose grading or gradebook entry failed: named, scored 0, the reason in `flags`."""
-  return {"learner": learner, "module": "", "score": 0, "max_score": 0, "status": "grader_error", "flags": why,
+  return {"learner": learner, "module": "", "score": 0, "max_score": 0, "status": ModuleStatus.GRADER_ERROR, "flags": why,
           "raw_score": 0, "late_days": 0, "late_percent": 0, "override": ""}
 
 def lateness(fetched:dict|None, policy:Policy) -> tuple[int, float, str]:
@@ -95,39 +96,39 @@ def lateness(fetched:dict|None, policy:Policy) -> tuple[int, float, str]:
     return 0, worst, f"fetch: {what}, so lateness is unknown: counted as {worst:g}% lost (override to change)"
   return late, percent_lost(late, policy), ""
 
-def rows_for(learner:str, report:dict, fetched:dict|None, policy:Policy, overrides:list[dict], used:set) -> tuple[list[dict], list[dict]]:
+def rows_for(learner:str, report:Report, fetched:dict|None, policy:Policy, overrides:list[dict], used:set) -> tuple[list[dict], list[dict]]:
   """(gradebook rows, task rows) of one learner."""
-  if report.get("error"): return [error_row(learner, str(report["error"]))], []
+  if report.error: return [error_row(learner, report.error)], []
   late, lost, late_note = lateness(fetched, policy)
   fetch_note = "; ".join(x for x in (late_note, f"fetch: {fetched['note']}" if fetched and fetched.get("note") else "") if x)
   test_over, module_over = _overridden(learner, report, overrides, used)
   rows, tasks = [], []
-  for m in report["modules"]:
+  for m in report.modules:
     notes, raw = [], 0.0
-    for t in m["tests"]:
-      points, note = test_over.get((m["module"], t["id"]), (None, ""))
-      score = min(float(t["max_score"]), max(0.0, points)) if points is not None else float(t["score"])
-      if points is not None or note: notes.append(f"{t['id']}: " + (f"{score:g} points" if points is not None else "") + (f" ({note})" if note and points is not None else note))
+    for t in m.tests:
+      points, note = test_over.get((m.module, t.id), (None, ""))
+      score = min(float(t.max_score), max(0.0, points)) if points is not None else float(t.score)
+      if points is not None or note: notes.append(f"{t.id}: " + (f"{score:g} points" if points is not None else "") + (f" ({note})" if note and points is not None else note))
       raw += score
-      tasks.append({"learner": learner, "module": m["module"], "task": t.get("task", ""), "test": t["id"], "status": t["status"],
-                    "score": score, "max_score": t["max_score"], "message": t["message"] if t["status"] != "passed" else "",
+      tasks.append({"learner": learner, "module": m.module, "task": t.task or "", "test": t.id, "status": t.status,
+                    "score": score, "max_score": t.max_score, "message": t.message if t.status != TestStatus.PASSED else "",
                     "override": note if points is None else (note or "points set by the instructor")})
-    if m["module"] in module_over:
-      points, note = module_over[m["module"]]
-      if points is not None: raw = min(float(m["max_score"]), max(0.0, points))
+    if m.module in module_over:
+      points, note = module_over[m.module]
+      if points is not None: raw = min(float(m.max_score), max(0.0, points))
       notes.append((f"module: {raw:g} points" if points is not None else "module") + (f" ({note})" if note else ""))
-    flags = "; ".join([f"{f['where']}: {f['rule']}" for f in m.get("flags", [])] + ([fetch_note] if fetch_note else []))
-    rows.append({"learner": learner, "module": m["module"], "score": round(raw * (1 - lost / 100), 4), "max_score": m["max_score"],
-                 "status": m["status"], "flags": flags, "raw_score": round(raw, 4), "late_days": late, "late_percent": lost,
+    flags = "; ".join([f"{f.where}: {f.rule}" for f in m.flags or []] + ([fetch_note] if fetch_note else []))
+    rows.append({"learner": learner, "module": m.module, "score": round(raw * (1 - lost / 100), 4), "max_score": m.max_score,
+                 "status": m.status, "flags": flags, "raw_score": round(raw, 4), "late_days": late, "late_percent": lost,
                  "override": "; ".join(notes)})
   return rows, tasks
 
 def _learner(feedback:Path, name:str, policy:Policy, overrides:list[dict], used:set) -> tuple[list[dict], list[dict]]:
   """One learner's rows; whatever their folder holds, an error row that names them rather than an exception."""
-  try: report = json.loads((feedback / name / "report.json").read_text())
+  try: data = json.loads((feedback / name / "report.json").read_text())
   except (OSError, ValueError): return [error_row(name, "no readable report.json (was this learner graded?)")], []
-  if not isinstance(report, dict) or not isinstance(report.get("modules", []), list):
-    return [error_row(name, "report.json is not a grading report")], []
+  if not is_report(data): return [error_row(name, "report.json is not a grading report")], []
+  report = from_json(Report, data)
   try: fetched = json.loads((feedback / name / "fetched.json").read_text()) if (feedback / name / "fetched.json").is_file() else None
   except (OSError, ValueError): fetched = {"note": "fetched.json cannot be read"}
   if fetched is not None and not isinstance(fetched, dict): fetched = {"note": "fetched.json is not a table"}
@@ -152,7 +153,7 @@ def rebuild(out:Path, learners:list[str]|None=None, policy:Policy=Policy(), over
   (Path(out) / "gradebook.json").write_text(json.dumps(rows, indent=1) + "\n")
   write_csv(Path(out) / "gradebook.csv", COLUMNS, rows)
   write_csv(Path(out) / "tasks.csv", TASK_COLUMNS, tasks)
-  errors = sorted({r["learner"] for r in rows if r["status"] == "grader_error"})
+  errors = sorted({r["learner"] for r in rows if r["status"] == ModuleStatus.GRADER_ERROR})
   return {"learners": len(names), "rows": len(rows), "unused_overrides": [o["line"] for o in overrides if o["line"] not in used], "errors": errors}
 
 def read(out:Path, allow_empty:bool=False) -> tuple[list[dict], list[dict]]:
@@ -169,7 +170,7 @@ def read(out:Path, allow_empty:bool=False) -> tuple[list[dict], list[dict]]:
       for k in ("score", "max_score", "raw_score", "late_percent"):
         if k in r:
           try: r[k] = float(r[k] or 0)
-          except ValueError: r[k], r["status"] = 0.0, "grader_error"                       # one bad row, not a failed command
+          except ValueError: r[k], r["status"] = 0.0, ModuleStatus.GRADER_ERROR                       # one bad row, not a failed command
     return rows
   rows = load("gradebook.csv")
   if not rows and not allow_empty: raise GradebookError(f"{out}: the gradebook is empty (no learner was graded)")

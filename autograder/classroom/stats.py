@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from autograder.classroom.gradebook import GradebookError, read, write_csv
 from autograder.core.report import md
+from autograder.core.results import TestStatus
 
 COLUMNS = ["module", "task", "tests", "points", "learners", "full", "partial", "none", "mean", "item_rest", "upper_lower", "common_failure", "failure_count"]
 
@@ -46,7 +47,7 @@ def analyse(tasks:list[dict]) -> list[dict]:
     if key not in maxima: order.append(key)
     maxima[key][t["test"]] = float(t["max_score"])
     score[key][t["learner"]] += float(t["score"])
-    if t["status"] != "passed" and t["message"]: failures[key][t["message"]] += 1
+    if t["status"] != TestStatus.PASSED and t["message"]: failures[key][t["message"]] += 1
   points = {key: sum(m.values()) for key, m in maxima.items()}
   tests = {key: set(m) for key, m in maxima.items()}
   learners = defaultdict(set)

@@ -17,7 +17,8 @@ from autograder.core.cells import TASK, defined_names, grade_id, headings, is_an
 from autograder.core.hints import is_hint_cell
 from autograder.core.names import binds, exposed
 from autograder.core.transform import hidden_lines, python_source
-from autograder.core.verdict import learner_error
+from autograder.core.results import UNFINISHED, TestResult, TestStatus
+from autograder.core.verdict import REPLY_ERROR, learner_error
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_]*))?")
@@ -159,25 +160,26 @@ def run_cause(nb:NotebookNode, index:int, run) -> str:
   """The cause of a test cell's error in a run (see `error_cause`), '' when none is found. `nb` is the notebook the
   run executed (indices as in `run`)."""
   reply = run.replies.get(index, {})
-  if reply.get("status") != "error" or reply.get("ename") in ("CheckFailed", "CheckSkipped"): return ""
+  if reply.get("status") != REPLY_ERROR or reply.get("ename") in ("CheckFailed", "CheckSkipped"): return ""
   tb = reply.get("traceback") if isinstance(reply.get("traceback"), list) else []
   return error_cause(nb, index, learner_error(str(reply.get("ename", "Error"))), frames(tb, run.execution_counts)) or ""
 
-def explain(tests:list[dict], causes:dict[str, str], source:NotebookNode, failing_elsewhere:set[str]=frozenset()):
+def explain(tests:list[TestResult], causes:dict[str, str], source:NotebookNode, failing_elsewhere:set[str]=frozenset()):
   """The messages of failing tests, the same in grading and self-check: a test whose error came from another task's
   function says which (instead of the bare error), a stub of its own says it is not attempted, and a failing test
   that uses other tasks' answers says so. `tests` are results (changed in place), `causes` the run's causes by test
   id, `failing_elsewhere` tasks known to fail that these results do not hold (a check of one task)."""
-  if not any(t["status"] in ("failed", "error") for t in tests): return
+  broken = (TestStatus.FAILED, TestStatus.ERROR)
+  if not any(t.status in broken for t in tests): return
   index = {grade_id(c): i for i, c in enumerate(source.cells) if is_test(c)}
   uses = task_uses(source)
-  failing = {t.get("task", "") for t in tests if t["status"] in ("failed", "error", "timeout", "not_run")} | set(failing_elsewhere)
+  failing = {t.task or "" for t in tests if t.status in UNFINISHED} | set(failing_elsewhere)
   for t in tests:
-    if t["status"] not in ("failed", "error"): continue
-    cause = causes.get(t["id"], "")
+    if t.status not in broken: continue
+    cause = causes.get(t.id, "")
     if cause.startswith("depends on"):
-      t["message"] = cause if t["message"].startswith("NotImplementedError") else f"{cause} ({t['message']})"
+      t.message = cause if t.message.startswith("NotImplementedError") else f"{cause} ({t.message})"
     elif cause.startswith("not attempted"):
-      t["message"] = f"NotImplementedError: not attempted ({cause.removeprefix('not attempted: ').replace(' NotImplementedError', ' it')})"   # verdict.not_attempted reads the first word
-    elif (note := uses_note(uses.get(index.get(t["id"], -1), {}), failing - {t.get("task", "")})):
-      t["message"] = f"{t['message']}; {note}"
+      t.message = f"NotImplementedError: not attempted ({cause.removeprefix('not attempted: ').replace(' NotImplementedError', ' it')})"   # verdict.not_attempted reads the first word
+    elif (note := uses_note(uses.get(index.get(t.id, -1), {}), failing - {t.task or ""})):
+      t.message = f"{t.message}; {note}"

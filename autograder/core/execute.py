@@ -11,6 +11,7 @@ from nbformat import NotebookNode
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from autograder.core.limits import Group, disk_used, tree_cpu
+from autograder.core.results import CellState, RunStatus
 from autograder.core.sandbox import SandboxedKernelManager, package_dir
 from autograder.core.settings import module_settings
 
@@ -20,8 +21,8 @@ PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUD
 
 @dataclass
 class Run:
-  status: str = "completed"                                # completed | timeout | kernel_died | memory_limit | disk_limit | process_limit | cpu_limit
-  cells: dict[int, str] = field(default_factory=dict)      # code cell index -> ran | timeout | not_run | skipped
+  status: RunStatus = RunStatus.COMPLETED
+  cells: dict[int, CellState] = field(default_factory=dict)  # code cell index -> its state
   execution_counts: dict[int, int] = field(default_factory=dict)
   replies: dict[int, dict] = field(default_factory=dict)     # code cell index -> the kernel's execute_reply content
   message: str = ""
@@ -104,7 +105,7 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
   run = Run()
   group = Group(limits) if limits is not None else None
   code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-  run.cells = {i: "not_run" for i in code}
+  run.cells = {i: CellState.NOT_RUN for i in code}
   km = SandboxedKernelManager(kernel_name="python3", transport="ipc", ip=str(run_dir / "rt" / "kernel"),
                               connection_file=str(run_dir / "rt" / "kernel.json"))
   km.prefix = (group.prefix() + limits.prefix() if limits is not None else []) + list(sandbox or [])
@@ -135,34 +136,34 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
       for n, i in enumerate(code):
         remaining = deadline - time.monotonic()
         if remaining < 1:
-          run.status, run.message = "timeout", f"the notebook ran out of its {timeout:.0f} s"
+          run.status, run.message = RunStatus.TIMEOUT, f"the notebook ran out of its {timeout:.0f} s"
           break
         if skip is not None and skip(i, run):
-          run.cells[i] = "skipped"
+          run.cells[i] = CellState.SKIPPED
           if on_cell: on_cell(n + 1, len(code))
           continue
         client.timeout = max(1, int(min(cell_timeout, remaining)))
         client.execute_cell(nb.cells[i], i, execution_count=n + 1)
         if nb.cells[i].source.strip(): count += 1; run.execution_counts[count] = i
-        run.cells[i] = "ran"
+        run.cells[i] = CellState.RAN
         if run.replies.get(i, {}).get("ename") == TIMEOUT_ENAME:
-          run.cells[i], run.status = "timeout", "timeout"
+          run.cells[i], run.status = CellState.TIMEOUT, RunStatus.TIMEOUT
           run.message = run.message or f"a cell ran longer than {client.timeout} s and was interrupted"
         if on_cell: on_cell(n + 1, len(code))
   except DeadKernelError:
-    run.status = "timeout" if time.monotonic() >= deadline else "kernel_died"
-    run.message = f"the notebook ran out of its {timeout:.0f} s" if run.status == "timeout" else "the kernel died (a crash or an exit in the notebook's code)"
+    run.status = RunStatus.TIMEOUT if time.monotonic() >= deadline else RunStatus.KERNEL_DIED
+    run.message = f"the notebook ran out of its {timeout:.0f} s" if run.status == RunStatus.TIMEOUT else "the kernel died (a crash or an exit in the notebook's code)"
   except Exception as e:                                   # the kernel never started, or stopped answering
-    run.status, run.message = "kernel_died", f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]
+    run.status, run.message = RunStatus.KERNEL_DIED, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]
   finally:
     spent.set()
     _kill_group(km)
     hit = f"disk limit exceeded (more than {limits.disk_mb} MB written)" if over_disk.is_set() else group.hit() if group is not None else ""
-    if not hit and limits is not None and limits.cpu_seconds and run.status == "kernel_died" and cpu_used[0] >= limits.cpu_seconds - 1.5:
+    if not hit and limits is not None and limits.cpu_seconds and run.status == RunStatus.KERNEL_DIED and cpu_used[0] >= limits.cpu_seconds - 1.5:
       hit = f"CPU-time limit exceeded ({limits.cpu_seconds} s of CPU in one process)"
     if not hit and limits is not None and any(r.get("ename") == "MemoryError" for r in run.replies.values()):
       hit = f"memory limit exceeded ({limits.memory_mb} MB)"
     if hit:
-      run.status, run.message = {"disk": "disk_limit", "memo": "memory_limit", "proc": "process_limit", "CPU-": "cpu_limit"}[hit[:4]], hit
+      run.status, run.message = {"disk": RunStatus.DISK_LIMIT, "memo": RunStatus.MEMORY_LIMIT, "proc": RunStatus.PROCESS_LIMIT, "CPU-": RunStatus.CPU_LIMIT}[hit[:4]], hit
     if group is not None: group.close()
   return run

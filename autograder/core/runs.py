@@ -4,6 +4,7 @@ the grader and the library versions, in a folder no kernel can see (`reference`)
 from __future__ import annotations
 import copy, fcntl, hashlib, importlib.metadata, json, os, platform, re, sqlite3, sys, tempfile, time
 from contextlib import closing, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from nbformat.v4 import new_code_cell
 from autograder.core import sandbox
@@ -13,6 +14,7 @@ from autograder.core.cells import defined_names, grade_id, is_answer, is_isolate
 from autograder.core.course import DATA, PACKAGE, notebook_path
 from autograder.core.execute import limits, run_notebook, run_parent
 from autograder.core.limits import Limits
+from autograder.core.results import Outcome, ReferenceRun, RunStatus, from_json, write_json
 from autograder.core.settings import cell_setting, module_settings
 from autograder.core.transform import RECORDER, prepare
 from autograder.core.verdict import outcome
@@ -72,7 +74,7 @@ def _checker_notebook(prepared, assembled):
   return out
 
 def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None,
-               errors:list|None=None) -> tuple[dict, str, str, str]:
+               errors:list|None=None) -> tuple[dict[str, Outcome], RunStatus, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
   module's resource limits (see core/limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
@@ -87,7 +89,7 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
     parts = [_checker_notebook(prepared, nb), copy.deepcopy(prepared)]
     parts[1].cells = [c for c in parts[1].cells if not is_isolated(c)]
   ok, why = sandbox.available()
-  outcomes, status, message = {}, "completed", ""
+  outcomes, status, message = {}, RunStatus.COMPLETED, ""
   for part in parts:
     seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
     with run_folder(module, Path(source_root) / module, files, settings["learner_files"], seed, sandboxed=ok) as (run_dir, workdir, env):
@@ -99,11 +101,11 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
       if not learner:
         copy_db(run_dir / "cache.db", tinygrad_cache())
         if seed_db is not None: copy_db(run_dir / "cache.db", seed_db)
-    outcomes.update({grade_id(c): outcome(c, i, run) | {"message": run.message, "cause": run_cause(part, i, run)} for i, c in enumerate(part.cells) if is_test(c)})
+    outcomes.update({grade_id(c): replace(outcome(c, i, run), message=run.message, cause=run_cause(part, i, run)) for i, c in enumerate(part.cells) if is_test(c)})
     if errors is not None:
       errors += [{"cell": grade_id(c) or f"cell {i}", "error": err} for i, c in enumerate(part.cells)
-                 if c.cell_type == "code" and not is_test(c) and (err := outcome(c, i, run)["error"]) is not None]
-    if run.status != "completed" and status == "completed": status, message = run.status, run.message
+                 if c.cell_type == "code" and not is_test(c) and (err := outcome(c, i, run).error) is not None]
+    if run.status != RunStatus.COMPLETED and status == RunStatus.COMPLETED: status, message = run.status, run.message
   return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
 
 def module_key(source_dir:Path) -> str:
@@ -142,7 +144,7 @@ def prune(folder:Path, module:str, visible:bool, keep:int=KEEP_VERSIONS, tag:str
       for part in (".json", ".db", ".db-wal", ".db-shm", ".tmp"): old.with_suffix(part).unlink(missing_ok=True)
       old.with_suffix(".lock").unlink(missing_ok=True)
 
-def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) -> dict:
+def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) -> ReferenceRun:
   """The reference run's outcome per test cell, computed once per version of the module and cached. `visible`: the run
   of the learner's copy instead (the solution with every hidden-test region removed, the oracle kept): the values
   release ships for the visible checks (authoring/ship.py), computed where no hidden input exists."""
@@ -152,7 +154,7 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
   with open(path.with_suffix(".lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
     if path.is_file():
-      try: result = json.loads(path.read_text())
+      try: result = from_json(ReferenceRun, json.loads(path.read_text()))
       except ValueError: pass
       else:
         os.utime(path)                                     # most recently used: the last to be pruned
@@ -164,10 +166,10 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
     start = time.monotonic()
     tests, status, message, _ = run_module(assemble(source, source), module, source_root, None, learner=False, on_cell=on_cell,
                                            seed_db=path.with_suffix(".db"))
-    result = {"status": status, "message": message, "seconds": round(time.monotonic() - start, 2), "tests": tests, "db": str(path.with_suffix(".db"))}
-    if status == "completed" and all(t["state"] == "ran" and (t["error"] is None or t["error"][0] == "CheckSkipped") for t in tests.values()):
+    result = ReferenceRun(status, message, round(time.monotonic() - start, 2), tests, str(path.with_suffix(".db")))
+    if result.clean:
       tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
-      tmp.write_text(json.dumps(result))
+      write_json(tmp, result, indent=None)
       tmp.replace(path)
   prune(folder, module, visible)
   return result

@@ -4,6 +4,8 @@ error and every observation the reference made is there and matches. Nothing the
 beyond being data: it is never unpickled, and its text is cleaned before it reaches a report."""
 from __future__ import annotations
 import builtins, re
+from dataclasses import replace
+from autograder.core.results import CellState, Observation, Outcome, TestResult, TestStatus
 from autograder.notebook.checks import MIME, FORBIDDEN_MIME
 from autograder.notebook.compare import compare, join
 
@@ -12,6 +14,8 @@ FAILED, SKIPPED, NOT_ATTEMPTED = {"CheckFailed", "AssertionError"}, {"CheckSkipp
 # (a class the answer defines) could spell anything, so it is shown as "an exception of the answer's own class".
 KNOWN_ERRORS = {n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)} | \
                FAILED | SKIPPED | {"CellTimeout", "CompileError", "DeadKernelError"}
+# Jupyter's own words: an execute_reply's status and an output's type when the code raised
+REPLY_ERROR = OUTPUT_ERROR = "error"
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def clean(text:str, limit:int=300) -> str:
@@ -35,13 +39,10 @@ class Redactor:
     if any(s in flat for s in self.secrets): return "(message withheld: it quoted the test's code)"
     return clean(text)
 
-def observations(cell) -> list[dict]:
+def observations(cell) -> list[Observation]:
   """The observation records a cell published, in order (only well-formed ones)."""
-  out = []
-  for o in cell.get("outputs", []):
-    rec = o.get("data", {}).get(MIME) if o.get("output_type") == "display_data" else None
-    if isinstance(rec, dict) and isinstance(rec.get("site"), str) and type(rec.get("k")) is int: out.append(rec)
-  return out
+  records = (o.get("data", {}).get(MIME) for o in cell.get("outputs", []) if o.get("output_type") == "display_data")
+  return [obs for rec in records if (obs := Observation.of_record(rec)) is not None]
 
 def forbidden_names(cell) -> list[str]:
   """The attributes the cell's forbidden() blocks named (published by the reference run only; see checks.forbidden)."""
@@ -51,16 +52,16 @@ def forbidden_names(cell) -> list[str]:
     if isinstance(rec, list): out |= {x for x in rec if isinstance(x, str)}
   return sorted(out)
 
-def outcome(cell, index:int, run) -> dict:
+def outcome(cell, index:int, run) -> Outcome:
   """What one run did with one test cell: its state, its error (ename, evalue) if any, and its observations."""
   reply = run.replies.get(index, {})
-  err = (reply.get("ename", "Error"), reply.get("evalue", "")) if reply.get("status") == "error" else None
+  err = (reply.get("ename", "Error"), reply.get("evalue", "")) if reply.get("status") == REPLY_ERROR else None
   if err is None:
-    out = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+    out = next((o for o in cell.get("outputs", []) if o.get("output_type") == OUTPUT_ERROR), None)
     if out is not None: err = (out.get("ename", "Error"), out.get("evalue", ""))
-  return {"state": run.cells.get(index, "not_run"), "error": err, "observations": observations(cell), "forbidden": forbidden_names(cell)}
+  return Outcome(CellState(run.cells.get(index, CellState.NOT_RUN)), err, observations(cell), forbidden_names(cell))
 
-def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> str|None:
+def forged(ref_obs:list[Observation], got_obs:list[Observation], sites:set[str]|None=None) -> str|None:
   """Why the learner's records for one test cell cannot all come from its checks, or None.
 
   The learner's code runs in the same process as the checks, so nothing in that process is out of its reach: a
@@ -74,14 +75,14 @@ def forged(ref_obs:list[dict], got_obs:list[dict], sites:set[str]|None=None) -> 
   What remains possible is to replace the checks themselves in the learner's kernel (their records are then the only
   ones): it buys nothing without the expected values, which are not in that process; that is why every test also
   observes a value that cannot be guessed (see `compare.strong`)."""
-  kinds = {r["site"]: r.get("kind") for r in ref_obs}
+  kinds = {r.site: r.kind for r in ref_obs}
   nxt = {}
   for o in got_obs:
-    site, k = o["site"], o["k"]
+    site, k = o.site, o.k
     if sites is not None and site not in sites: return "a record for a site where no trusted cell has a check"      # (its text is the learner's)
     where = clean(site, 60) if sites is not None else "a check"     # a known site is the transform's text, any other the learner's
     if k != nxt.get(site, 0): return f"{'a second record' if k < nxt.get(site, 0) else 'a record out of order'} at {where} (k={k})"
-    if site in kinds and o.get("kind") != kinds[site]: return f"a record of another kind at {where}"
+    if site in kinds and o.kind != kinds[site]: return f"a record of another kind at {where}"
     nxt[site] = k + 1
   return None
 
@@ -98,33 +99,33 @@ def label(name:str, hidden:bool, shown:set[str]|None) -> str:
   base = next((name[:-len(x)] for x in NAME_SUFFIXES if name.endswith(x)), name)
   return name if name in shown or base in shown or base in DEFAULT_NAMES else HIDDEN_LABEL
 
-def _problem(r:dict, mine:dict|None, shown:set[str]|None=None) -> str|None:
+def _problem(r:Observation, mine:Observation|None, shown:set[str]|None=None) -> str|None:
   """What is wrong with one observation against the reference's (None when it matches)."""
-  name = clean(label(str(r.get("name", "result")), bool(r.get("hidden")), shown), 200)
+  name = clean(label(str(r.name), r.hidden, shown), 200)
   if mine is None: return f"{name}: not observed (the test stopped before this check)"
-  try: message = compare(r["kind"], mine.get("actual"), r.get("expected"), r.get("opts") or {}, reveal=not r.get("hidden"))
+  try: message = compare(r.kind, mine.actual, r.expected, r.opts or {}, reveal=not r.hidden)
   except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
   if message is None: return None
-  if r["kind"] == "true": return (name if name != HIDDEN_LABEL else f"{name}: the condition is false") if message == "the condition is false" else f"{name}: {message}"
+  if r.kind == "true": return (name if name != HIDDEN_LABEL else f"{name}: the condition is false") if message == "the condition is false" else f"{name}: {message}"
   return join(name, message)
 
-def _observed(got_obs:list[dict]) -> dict:
+def _observed(got_obs:list[Observation]) -> dict:
   got = {}
-  for o in got_obs: got.setdefault((o["site"], o["k"]), o)
+  for o in got_obs: got.setdefault((o.site, o.k), o)
   return got
 
-def _problems(ref_obs:list[dict], got_obs:list[dict], shown:set[str]|None=None) -> list[str]:
+def _problems(ref_obs:list[Observation], got_obs:list[Observation], shown:set[str]|None=None) -> list[str]:
   got = _observed(got_obs)
-  return [p for r in ref_obs if (p := _problem(r, got.get((r["site"], r["k"])), shown)) is not None]
+  return [p for r in ref_obs if (p := _problem(r, got.get((r.site, r.k)), shown)) is not None]
 
-def first_failing_check(ref_obs:list[dict], got_obs:list[dict], shown:set[str]|None=None) -> str|None:
+def first_failing_check(ref_obs:list[Observation], got_obs:list[Observation], shown:set[str]|None=None) -> str|None:
   """The first check, in the reference's order, that the learner's run observed and got wrong, while every check
   before it was observed and right: where a self-check (whose checks raise at once) would have stopped. In the
   learner's run the checks only record, so the test goes on and may raise later on the wrong value (an IndexError
   from the test's own indexing, say): the check is the explanation, the same as the self-check's."""
   got = _observed(got_obs)
   for r in ref_obs:
-    mine = got.get((r["site"], r["k"]))
+    mine = got.get((r.site, r.k))
     if mine is None: return None
     if (p := _problem(r, mine, shown)) is not None: return p
   return None
@@ -137,32 +138,31 @@ def learner_error(ename:str) -> str:
   name = str(ename)
   return name if name in KNOWN_ERRORS else "an exception of a class the answer defines"
 
-def judge(test:dict, ref:dict, got:dict, run_message:str, redact=clean, sites:set[str]|None=None, shown:set[str]|None=None) -> dict:
-  """The result of one test: `test` has id and max_score; `ref` and `got` are outcomes (see `outcome`); `sites`: the
-  sites of the checks in the trusted cells (transform.notebook_sites); `shown`: the names a hidden check may show
-  (see `label`). A result whose records were forged carries `forged` (why) for the report's flags."""
-  result = {**test, "status": "", "score": 0.0, "message": ""}
-  done = lambda status, message: {**result, "status": status, "message": redact(message)}
-  if ref["error"] and ref["error"][0] in SKIPPED: return done("skipped", error_text(*ref["error"]).split(": ", 1)[-1])
-  if ref["state"] != "ran" or ref["error"] or not ref["observations"]:
-    why = error_text(*ref["error"]) if ref["error"] else ("it made no observation" if ref["state"] == "ran" else ref["state"])
-    return done("error", f"the reference solution does not pass this test, a bug in the course: {why}")
-  if got["state"] == "not_run": return done("not_run", run_message or "not run")
-  if got["state"] == "timeout": return done("timeout", run_message or "the cell ran out of time")
-  if (why := forged(ref["observations"], got["observations"], sites)):
-    return {**done("failed", f"observation records that the test's checks did not make: {why}"), "forged": why}
-  problems = _problems(ref["observations"], got["observations"], shown)
-  if got["error"]:                                          # a skip counts only where the reference skipped too (above)
-    ename = got["error"][0]
-    if ename in SKIPPED: return done("failed", f"{ename}: the test was skipped in this run but not in the reference run")
-    if (first := first_failing_check(ref["observations"], got["observations"], shown)) is not None: return done("failed", first)
+def judge(test:TestResult, ref:Outcome, got:Outcome, run_message:str, redact=clean, sites:set[str]|None=None, shown:set[str]|None=None) -> TestResult:
+  """The result of one test: `test` has its id, task and max_score; `ref` and `got` are outcomes (see `outcome`);
+  `sites`: the sites of the checks in the trusted cells (transform.notebook_sites); `shown`: the names a hidden check
+  may show (see `label`). A result whose records were forged carries `forged` (why) for the report's flags."""
+  done = lambda status, message, forged=None: replace(test, status=status, score=0.0, message=redact(message), forged=forged)
+  if ref.error and ref.error[0] in SKIPPED: return done(TestStatus.SKIPPED, error_text(*ref.error).split(": ", 1)[-1])
+  if ref.state != CellState.RAN or ref.error or not ref.observations:
+    why = error_text(*ref.error) if ref.error else ("it made no observation" if ref.state == CellState.RAN else ref.state)
+    return done(TestStatus.ERROR, f"the reference solution does not pass this test, a bug in the course: {why}")
+  if got.state == CellState.NOT_RUN: return done(TestStatus.NOT_RUN, run_message or "not run")
+  if got.state == CellState.TIMEOUT: return done(TestStatus.TIMEOUT, run_message or "the cell ran out of time")
+  if (why := forged(ref.observations, got.observations, sites)):
+    return done(TestStatus.FAILED, f"observation records that the test's checks did not make: {why}", forged=why)
+  problems = _problems(ref.observations, got.observations, shown)
+  if got.error:                                            # a skip counts only where the reference skipped too (above)
+    ename = got.error[0]
+    if ename in SKIPPED: return done(TestStatus.FAILED, f"{ename}: the test was skipped in this run but not in the reference run")
+    if (first := first_failing_check(ref.observations, got.observations, shown)) is not None: return done(TestStatus.FAILED, first)
     shown = learner_error(ename)
-    if ename in FAILED: return done("failed", f"{shown}: a check of the test failed" + (f"; first: {problems[0]}" if problems else ""))
-    return done("error", f"{shown}: raised while the test ran (its message is not shown in a report; `autograder check` shows it for the visible tests)"
+    if ename in FAILED: return done(TestStatus.FAILED, f"{shown}: a check of the test failed" + (f"; first: {problems[0]}" if problems else ""))
+    return done(TestStatus.ERROR, f"{shown}: raised while the test ran (its message is not shown in a report; `autograder check` shows it for the visible tests)"
                 if ename not in NOT_ATTEMPTED else f"{shown}: not implemented yet")
-  if problems: return done("failed", problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-  return {**result, "status": "passed", "score": float(test["max_score"])}
+  if problems: return done(TestStatus.FAILED, problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+  return replace(test, status=TestStatus.PASSED, score=float(test.max_score), message="")
 
-def not_attempted(test:dict) -> bool:
+def not_attempted(test:TestResult) -> bool:
   """An error from a stub the learner has not filled in yet."""
-  return test["status"] == "error" and test["message"].split(":")[0] in NOT_ATTEMPTED
+  return test.status == TestStatus.ERROR and test.message.split(":")[0] in NOT_ATTEMPTED

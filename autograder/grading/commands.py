@@ -15,7 +15,7 @@ def cmd_grade(args) -> int:
   modules = resolve(args.modules, module_names(source))
   bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=True if args.quiet else None)
   def cell(done, total): bar.set_postfix_str(f"{modules[bar.n]}: cell {done}/{total}")
-  def module(m): bar.set_postfix_str(f"{m['module']}: {m['score']:g}/{m['max_score']:g}"); bar.update()
+  def module(m): bar.set_postfix_str(f"{m.module}: {m.score:g}/{m.max_score:g}"); bar.update()
   report = grade(modules, source, submission, on_module=module, on_cell=cell)
   bar.close()
   if not args.quiet: print(table(report))

@@ -3,6 +3,7 @@ grader's process, never run) of each answer cell and answer file; flags do not c
 what its tasks need (`metadata.autograder.allow_flags`, e.g. module 07's backend runs clang and uses ctypes)."""
 from __future__ import annotations
 import ast
+from autograder.core.results import Flag
 from autograder.core.transform import python_source
 
 GRADED_MODULES = {"numpy", "np", "torch", "tinygrad", "autograder", "builtins", "sys", "IPython", "GlobalCounters", "Tensor",
@@ -87,8 +88,8 @@ def _dynamic(n:ast.AST, aliases:dict[str, str]) -> str|None:
     if said is not None and said.strip() in DYNAMIC_TEXT: return f"names {said.strip()!r} in a string"
   return None
 
-def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[dict]:
-  """The flags of one piece of code: [{"where": "ans_x, line 3", "what": "...", "rule": "..."}]. `forbidden`: the
+def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[Flag]:
+  """The flags of one piece of code: [Flag("ans_x, line 3", rule, what)]. `forbidden`: the
   names of the functions the module's tests forbid during the learner's calls (tinygrad's own `gradient`, `dot`, ...):
   any mention of one (an attribute, a name, a string however it is put together) and any attribute read by a
   computed name (`getattr(Tensor, name)`) is flagged, since such a reference taken outside a forbidden block reaches
@@ -98,7 +99,7 @@ def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[dict]:
     try: tree = ast.parse(python_source(source))
     except SyntaxError: return []
   out = []
-  def flag(node, rule, what): out.append({"where": f"{where}, line {getattr(node, 'lineno', '?')}", "rule": rule, "what": what})
+  def flag(node, rule, what): out.append(Flag(f"{where}, line {getattr(node, 'lineno', '?')}", rule, what))
   aliases = _aliases(tree)
   for n in ast.walk(tree):
     if (what := _dynamic(n, aliases)) is not None: flag(n, "dynamic code", what)
@@ -155,11 +156,11 @@ def scan(source:str, where:str, forbidden:set[str]=frozenset()) -> list[dict]:
       flag(n, "reads outside the working folder", f"mentions {n.value[:60]!r}")
   return out
 
-def flags(answers:list[tuple[str, str]], allow:list[str]=(), forbidden:set[str]=frozenset()) -> list[dict]:
+def flags(answers:list[tuple[str, str]], allow:list[str]=(), forbidden:set[str]=frozenset()) -> list[Flag]:
   """Flags of (where, source) pairs, minus the rules the module allows."""
   out, seen = [], set()
   for where, src in answers:
-    for f in sorted(scan(src, where, set(forbidden)), key=lambda f: int(f["where"].rsplit(" ", 1)[-1]) if f["where"].rsplit(" ", 1)[-1].isdigit() else 0):
-      if f["rule"] not in set(allow) and (f["where"], f["rule"]) not in seen:
-        seen.add((f["where"], f["rule"])); out.append(f)
+    for f in sorted(scan(src, where, set(forbidden)), key=lambda f: int(f.where.rsplit(" ", 1)[-1]) if f.where.rsplit(" ", 1)[-1].isdigit() else 0):
+      if f.rule not in set(allow) and (f.where, f.rule) not in seen:
+        seen.add((f.where, f.rule)); out.append(f)
   return out

@@ -10,6 +10,7 @@ from autograder.core.assemble import Unreadable, answer_files, assemble, parse_n
 from autograder.core.cause import explain
 from autograder.core.cells import grade_id, hint, is_answer, is_test, points, task_titles
 from autograder.core.course import notebook_path
+from autograder.core.results import Flag, ModuleResult, ModuleStatus, Outcome, Report, RunStatus, TestResult, TestStatus
 from autograder.core.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
 from autograder.core.settings import module_settings
 from autograder.core.transform import hidden_text, notebook_sites, visible_strings
@@ -17,9 +18,8 @@ from autograder.core.verdict import Redactor, judge
 from autograder.grading.flags import flags
 from autograder.core.runs import reference, run_module
 
-def _unexecuted(source, message:str, status:str="not_run") -> list[dict]:
-  return [{"id": grade_id(c), "status": status, "score": 0.0, "max_score": points(c), "message": message}
-          for c in source.cells if is_test(c)]
+def _unexecuted(source, message:str, status:TestStatus=TestStatus.NOT_RUN) -> list[TestResult]:
+  return [TestResult(grade_id(c), None, points(c), status, 0.0, message) for c in source.cells if is_test(c)]
 
 def learner_answers(assembled, source_dir:Path, files:dict[str, bytes]) -> list[tuple[str, str]]:
   """(where, text) of the learner's answer cells and answer files, for the flags and the similarity report."""
@@ -30,60 +30,56 @@ def learner_answers(assembled, source_dir:Path, files:dict[str, bytes]) -> list[
     except UnicodeDecodeError: pass
   return out
 
-def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=None) -> dict:
+def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=None) -> ModuleResult:
   """One module's part of the report; `on_cell(done, total)` is called as code cells finish. The submission is read
   once, here (assemble.read_submission); nothing later opens the submission folder."""
   start = time.monotonic()
   source = read_notebook(notebook_path(source_root, module))     # the trusted source must read; if not, that is ours to fix
   settings = module_settings(source)
-  status, message, tests, module_flags, used, opened = "graded", "", None, [], "", {}
+  status, message, tests, module_flags, used, opened = ModuleStatus.GRADED, "", None, [], "", None
   mine = read_submission(Path(source_root) / module, Path(submission_root), module, settings["learner_files"])
-  if mine.notebook_text is None: status, message = "missing", mine.missing
+  if mine.notebook_text is None: status, message = ModuleStatus.MISSING, mine.missing
   else:
     try: submission = parse_notebook(mine.notebook_text)
-    except Unreadable as e: status, message = "unreadable", f"cannot read {module}.ipynb: {e}"
-  if status == "graded":
+    except Unreadable as e: status, message = ModuleStatus.UNREADABLE, f"cannot read {module}.ipynb: {e}"
+  if status == ModuleStatus.GRADED:
     ref = reference(module, source_root, on_cell=on_cell)
     assembled = assemble(source, submission)
     got, run_status, run_message, used = run_module(assembled, module, source_root, mine.files, learner=True,
-                                                    on_cell=on_cell, seed_db=Path(ref["db"]) if ref.get("db") else None)
+                                                    on_cell=on_cell, seed_db=Path(ref.db) if ref.db else None)
     redact = Redactor(hidden_text(source))
     titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
-    missing = {"state": "not_run", "error": None, "observations": [], "message": ""}
+    missing = Outcome()
     known = notebook_sites(source)
-    shown = visible_strings(source) | {str(o.get("name")) for t in ref["tests"].values() for o in t.get("observations", []) if not o.get("hidden")}
-    tests = [judge({"id": grade_id(c), "task": titles.get(grade_id(c), ""), "max_score": points(c)}, ref["tests"].get(grade_id(c), missing),
-                   got.get(grade_id(c), missing), got.get(grade_id(c), missing)["message"], redact, known, shown)
+    shown = visible_strings(source) | {str(o.name) for t in ref.tests.values() for o in t.observations if not o.hidden}
+    tests = [judge(TestResult(grade_id(c), titles.get(grade_id(c), ""), points(c)), ref.tests.get(grade_id(c), missing),
+                   got.get(grade_id(c), missing), got.get(grade_id(c), missing).message, redact, known, shown)
              for c in source.cells if is_test(c)]
-    explain(tests, {k: v.get("cause", "") for k, v in got.items()}, source)     # causes, told as the self-check does
-    for t in tests: t["message"] = redact(t["message"])
+    explain(tests, {k: v.cause for k, v in got.items()}, source)     # causes, told as the self-check does
+    for t in tests: t.message = redact(t.message)
     hinted = collect_hints(source)
     hints = {grade_id(c): hint(c, hint_pointer(module, titles.get(grade_id(c), "")) if titles.get(grade_id(c)) in hinted else "") for c in source.cells if is_test(c)}
     for t in tests:
-      if t["status"] != "passed" and hints.get(t["id"]): t["hint"] = hints[t["id"]]
-    opened = opened_hints(mine.opened_hints, hinted)
-    if run_status != "completed": status, message = run_status, redact(run_message)
-    banned = set().union(*(set(t.get("forbidden", [])) for t in ref["tests"].values()))
+      if t.status != TestStatus.PASSED and hints.get(t.id): t.hint = hints[t.id]
+    opened = opened_hints(mine.opened_hints, hinted).get("hints_opened")
+    if run_status != RunStatus.COMPLETED: status, message = ModuleStatus(run_status), redact(run_message)
+    banned = set().union(*(set(t.forbidden) for t in ref.tests.values()))
     module_flags = flags(learner_answers(assembled, Path(source_root) / module, mine.files), settings["allow_flags"], banned)
-    for t in tests:
-      if (why := t.pop("forged", None)): module_flags.append({"where": t["id"], "rule": "forged observation", "what": why})
+    module_flags += [Flag(t.id, "forged observation", t.forged) for t in tests if t.forged]
   if tests is None: tests = _unexecuted(source, message)
-  return {"module": module, "status": status, "message": message, "sandbox": used, "flags": module_flags, **opened,
-          "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
-          "seconds": round(time.monotonic() - start, 2), "tests": tests}
+  return ModuleResult(module, status, message, used, module_flags, hints_opened=opened, score=sum(t.score for t in tests),
+                      max_score=sum(t.max_score for t in tests), seconds=round(time.monotonic() - start, 2), tests=tests)
 
-GRADER_ERROR = "grader_error"
-
-def failed_module(module:str, source_root:Path, error:Exception, seconds:float=0.0) -> dict:
+def failed_module(module:str, source_root:Path, error:Exception, seconds:float=0.0) -> ModuleResult:
   """A module whose grading raised in the grader (a bug of ours, or input we did not foresee): its tests, unscored,
   with a message that names the exception's type only (its text may quote what the learner's files hold)."""
   message = f"the grader failed on this module ({type(error).__name__}); the other modules were graded: tell your instructor"
   try: tests = _unexecuted(read_notebook(notebook_path(source_root, module)), message)
   except Exception: tests = []
-  return {"module": module, "status": GRADER_ERROR, "message": message, "sandbox": "", "flags": [], "score": 0.0,
-          "max_score": sum(t["max_score"] for t in tests), "seconds": round(seconds, 2), "tests": tests}
+  return ModuleResult(module, ModuleStatus.GRADER_ERROR, message, "", [], score=0.0, max_score=sum(t.max_score for t in tests),
+                      seconds=round(seconds, 2), tests=tests)
 
-def grade(modules:list[str], source_root:Path, submission_root:Path, on_module=None, on_cell=None) -> dict:
+def grade(modules:list[str], source_root:Path, submission_root:Path, on_module=None, on_cell=None) -> Report:
   """Every module's part of the report. A module whose grading raises becomes a `grader_error` row of that module (the
   traceback goes to stderr, for the instructor): no module can cost another its grade."""
   results = []
@@ -94,4 +90,4 @@ def grade(modules:list[str], source_root:Path, submission_root:Path, on_module=N
       traceback.print_exc(file=sys.stderr)
       results.append(failed_module(module, source_root, e, time.monotonic() - start))
     if on_module: on_module(results[-1])
-  return {"score": sum(m["score"] for m in results), "max_score": sum(m["max_score"] for m in results), "modules": results}
+  return Report.of(results)

@@ -10,6 +10,7 @@ from autograder.core.course import module_names, notebook_path, resolve
 def cmd_check(args) -> int:
   from autograder.core.assemble import Unreadable
   from autograder.core.report import write
+  from autograder.core.results import ModuleResult, ModuleStatus, Report
   from autograder.learner.selfcheck import self_check, UnknownTask
   from autograder.core.hints import task_name
   projects = Path(args.projects)
@@ -26,13 +27,12 @@ def cmd_check(args) -> int:
       print(f"autograder: {e}", file=sys.stderr); return 2
     except Unreadable as e:
       print(f"cannot read {path}: {e}")
-      results.append({"module": module, "status": "unreadable", "message": str(e), "score": 0, "max_score": 0, "seconds": 0, "tests": [], "passed": False})
+      results.append(ModuleResult(module, ModuleStatus.UNREADABLE, str(e), score=0, max_score=0, seconds=0, passed=False))
     except Exception as e:                                # what a learner's folder holds must never stop the other modules' checks
       print(f"the self-check of {module} failed ({type(e).__name__}: {str(e)[:200]}); the other modules are checked")
-      results.append({"module": module, "status": "error", "message": f"the self-check failed ({type(e).__name__})", "score": 0, "max_score": 0,
-                      "seconds": 0, "tests": [], "passed": False})
-  write({"score": sum(m["score"] for m in results), "max_score": sum(m["max_score"] for m in results), "modules": results}, args.json, args.markdown)
-  return 0 if args.exit_zero or all(m["passed"] for m in results) else 1
+      results.append(ModuleResult(module, ModuleStatus.ERROR, f"the self-check failed ({type(e).__name__})", score=0, max_score=0, seconds=0, passed=False))
+  write(Report.of(results), args.json, args.markdown)
+  return 0 if args.exit_zero or all(m.passed for m in results) else 1
 
 def cmd_hint(args) -> int:
   from autograder.core.hints import next_hint, released_hints, task_name

@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from autograder.learner.selfcheck import LAST_CHECK, load_last
 from autograder.core.hints import read_opened, released_hints
+from autograder.core.results import MARK, TestStatus
 
-MARK = {"passed": "ok", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT", "not_run": "not run", "skipped": "skipped"}
 
 def _task_key(task:str) -> tuple:
   return tuple(int(x) for x in task.removeprefix("Task ").split(".") if x.isdigit()) or (999,)
@@ -14,7 +14,7 @@ def module_lines(folder:Path) -> list[str]:
   last = load_last(folder)
   if last is None: return [f"{folder.name:<24} never checked (autograder check {folder.name[:2]})"]
   tests = last["tests"]
-  passed = sum(t.get("status") == "passed" for t in tests.values())
+  passed = sum(t.get("status") == TestStatus.PASSED for t in tests.values())
   points = sum(float(t.get("score", 0)) for t in tests.values()), sum(float(t.get("max_score", 0)) for t in tests.values())
   out = [f"{folder.name:<24} {passed}/{len(tests)} visible checks passed ({points[0]:g}/{points[1]:g} points before hidden checks), "
          f"last checked {last.get('when', '?')}"]
@@ -23,9 +23,9 @@ def module_lines(folder:Path) -> list[str]:
   hints, opened = released_hints(folder) or {}, read_opened(folder)
   for task in sorted(by_task, key=_task_key):
     states = [t.get("status", "?") for t in by_task[task]]
-    state = "ok" if all(s == "passed" for s in states) else next(MARK.get(s, s) for s in states if s != "passed")
-    if state == "ERROR" and all("not attempted" in t.get("message", "") for t in by_task[task] if t.get("status") != "passed"): state = "todo"
-    message = next((t.get("message", "") for t in by_task[task] if t.get("status") != "passed" and t.get("message")), "")
+    state = MARK[TestStatus.PASSED] if all(s == TestStatus.PASSED for s in states) else next(MARK.get(s, s) for s in states if s != TestStatus.PASSED)
+    if state == MARK[TestStatus.ERROR] and all("not attempted" in t.get("message", "") for t in by_task[task] if t.get("status") != TestStatus.PASSED): state = "todo"
+    message = next((t.get("message", "") for t in by_task[task] if t.get("status") != TestStatus.PASSED and t.get("message")), "")
     extra = f" [hints opened: {min(opened.get(task, 0), len(hints[task]))} of {len(hints[task])}]" if task in hints else ""
     out.append(f"  {task:<10} {state:<8}{extra} {message[:100]}".rstrip())
   return out

@@ -4,6 +4,7 @@ where in the learner's own code an error came from. It also says plainly what gr
 answer cells, and answer cells whose type or id changed."""
 from __future__ import annotations
 import ast, copy, datetime, json, os, re, time
+from dataclasses import replace
 from pathlib import Path
 from nbformat import NotebookNode
 from autograder.core.assemble import Unreadable, read_notebook, assemble, answer_cells
@@ -15,13 +16,15 @@ from autograder.core.cells import is_answer, is_test, grade_id, hint, points, ta
 from autograder.core.execute import Run, limits, run_notebook
 from autograder.core.hints import released_hints, read_opened, opened_line, pointer
 from autograder.core.settings import cell_setting
-from autograder.core.verdict import FAILED, SKIPPED, NOT_ATTEMPTED, outcome, error_text, clean
+from autograder.core.results import CellState, ModuleResult, ModuleStatus, RunStatus, TestResult, TestStatus
+from autograder.core.verdict import FAILED, SKIPPED, NOT_ATTEMPTED, OUTPUT_ERROR, REPLY_ERROR, outcome, error_text, clean
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CELL_FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)")
 FILE_FRAME = re.compile(r"File (\S+?):(\d+), in ")
 RELEASED = ".released"
 LAST_CHECK = ".last_check.json"         # each test's last self-check result, for `autograder progress` (not committed)
+UNKNOWN_STATUS = "?"                     # a last result whose status the file does not say
 
 def released_path(path:Path) -> Path:
   """Where release keeps the pristine starter of a module's notebook."""
@@ -94,7 +97,7 @@ def release_notes(folder:Path, pristine:Path, shipped:dict|None, answers:list[tu
 def learner_line(nb:NotebookNode, run:Run, test_index:int, workdir:Path) -> str|None:
   """Where the error of a test cell came from in the learner's own code: the deepest frame that is not a test cell."""
   reply = run.replies.get(test_index, {})
-  err = reply if reply.get("status") == "error" else next((o for o in nb.cells[test_index].get("outputs", []) if o.output_type == "error"), None)
+  err = reply if reply.get("status") == REPLY_ERROR else next((o for o in nb.cells[test_index].get("outputs", []) if o.output_type == OUTPUT_ERROR), None)
   if err is None: return None
   found = None
   for frame in ANSI.sub("", "\n".join(err.get("traceback", []))).splitlines():
@@ -112,21 +115,21 @@ def learner_line(nb:NotebookNode, run:Run, test_index:int, workdir:Path) -> str|
         found = f"{path.name}, line {n}: {lines[n-1].strip()}" if 0 < n <= len(lines) else f"{path.name}, line {n}"
   return found
 
-def result_of(cell:NotebookNode, index:int, run:Run) -> dict:
+def result_of(cell:NotebookNode, index:int, run:Run, task:str, hidden:bool) -> TestResult:
   """A visible test's result, judged on the spot: it passes when its cell ran without error."""
   o = outcome(cell, index, run)
-  result = {"id": grade_id(cell), "max_score": points(cell), "score": 0.0}
-  if o["state"] != "ran": return {**result, "status": o["state"], "message": clean(run.message or o["state"])}
-  if o["error"] is None: return {**result, "status": "passed", "score": points(cell), "message": ""}
-  ename = o["error"][0]
-  status = "skipped" if ename in SKIPPED else "failed" if ename in FAILED else "error"
-  message = str(o["error"][1]).strip() if ename == "CheckFailed" else error_text(*o["error"])    # worded as grading words it
-  return {**result, "status": status, "message": clean(message), "ename": ename}
+  result = TestResult(grade_id(cell), task, points(cell), hidden_checks=hidden)
+  if o.state != CellState.RAN: return replace(result, status=TestStatus(o.state), message=clean(run.message or o.state))
+  if o.error is None: return replace(result, status=TestStatus.PASSED, score=points(cell))
+  ename = o.error[0]
+  status = TestStatus.SKIPPED if ename in SKIPPED else TestStatus.FAILED if ename in FAILED else TestStatus.ERROR
+  message = str(o.error[1]).strip() if ename == "CheckFailed" else error_text(*o.error)    # worded as grading words it
+  return replace(result, status=status, message=clean(message), ename=ename)
 
 def traceback_of(nb:NotebookNode, run:Run, index:int) -> list:
   reply = run.replies.get(index, {})
-  if reply.get("status") == "error": return reply.get("traceback", [])
-  return next((o.get("traceback", []) for o in nb.cells[index].get("outputs", []) if o.output_type == "error"), [])
+  if reply.get("status") == REPLY_ERROR: return reply.get("traceback", [])
+  return next((o.get("traceback", []) for o in nb.cells[index].get("outputs", []) if o.output_type == OUTPUT_ERROR), [])
 
 def task_cells(nb:NotebookNode, task:str) -> dict[int, str]:
   """The cells a check of one task runs, in order, with the source each runs: every answer cell before the task's
@@ -178,19 +181,19 @@ def hidden_checks(cell:NotebookNode) -> bool:
   """Whether grading adds hidden checks to this test cell (release marks the learner's copy)."""
   return cell_setting(cell, "hidden_checks")
 
-def test_lines(result:dict, opened:str) -> list[str]:
+def test_lines(result:TestResult, opened:str) -> list[str]:
   """What the self-check prints for one test: status, id, task, message; for a pass, whether grading adds hidden
   checks to it and for how many points; the hints opened."""
-  title = f" ({result['task']})" if result["task"] else ""
-  if result["status"] == "passed":
-    secret = f"; grading adds hidden checks on other inputs ({result['max_score']:g} points)" if result["hidden_checks"] else ""
-    return [f"  passed          {result['id']}{title}{secret}" + (f"; {opened}" if opened else "")]
-  if result["status"] == "error" and result["message"].startswith("NotImplementedError"):
-    why = result["message"].removeprefix("NotImplementedError: not attempted (").removesuffix(")") if "not attempted" in result["message"] else "the function still raises it"
-    return [f"  not attempted   {result['id']}{title}: {why.replace(' raises it', ' raises NotImplementedError')}"]
-  return [f"  {result['status']:<15} {result['id']}{title}: {result['message']}"]
+  title = f" ({result.task})" if result.task else ""
+  if result.status == TestStatus.PASSED:
+    secret = f"; grading adds hidden checks on other inputs ({result.max_score:g} points)" if result.hidden_checks else ""
+    return [f"  {result.status:<15} {result.id}{title}{secret}" + (f"; {opened}" if opened else "")]
+  if result.status == TestStatus.ERROR and result.message.startswith("NotImplementedError"):
+    why = result.message.removeprefix("NotImplementedError: not attempted (").removesuffix(")") if "not attempted" in result.message else "the function still raises it"
+    return [f"  not attempted   {result.id}{title}: {why.replace(' raises it', ' raises NotImplementedError')}"]
+  return [f"  {result.status:<15} {result.id}{title}: {result.message}"]
 
-def self_check(path:Path, log=print, task:str|None=None) -> dict:
+def self_check(path:Path, log=print, task:str|None=None) -> ModuleResult:
   """Run the notebook at `path` as grading would build it, print one line (or more) per test, and return the
   module's part of a report (the same shape as grading's; "passed" is whether everything that ran passed). With
   `task` ('Task 3.2'), run only what that task's tests need and report those; results are kept in LAST_CHECK."""
@@ -216,40 +219,40 @@ def self_check(path:Path, log=print, task:str|None=None) -> dict:
   run = _run(nb, order, path.parent, starter, sources)
   for index in order:                                      # a failing set-up or answer cell explains the tests after it
     cell, reply = nb.cells[index], run.replies.get(index, {})
-    if cell.cell_type != "code" or is_test(cell) or reply.get("status") != "error" or reply.get("ename") in NOT_ATTEMPTED: continue
+    if cell.cell_type != "code" or is_test(cell) or reply.get("status") != REPLY_ERROR or reply.get("ename") in NOT_ATTEMPTED: continue
     line = f"cell {grade_id(cell) or index + 1} ({'your answer' if is_answer(cell) else 'not a test'}) raised {clean(error_text(reply.get('ename', 'Error'), reply.get('evalue', '')))}; the tests after it may fail because of it"
     notes.append(line); log(f"  note: {line}")
   hints, opened = released_hints(path.parent), read_opened(path.parent)
   tests = [i for i in order if is_test(nb.cells[i]) and (task is None or titles.get(i) == task)]
-  results = [result_of(nb.cells[i], i, run) | {"task": titles.get(i, ""), "hidden_checks": hidden_checks(nb.cells[i])} for i in tests]
-  causes = {r["id"]: error_cause(nb, i, r["ename"], frames(traceback_of(nb, run, i), run.execution_counts)) or ""
-            for i, r in zip(tests, results) if r["status"] in ("failed", "error") and r.get("ename") != "CheckFailed"}
+  results = [result_of(nb.cells[i], i, run, titles.get(i, ""), hidden_checks(nb.cells[i])) for i in tests]
+  causes = {r.id: error_cause(nb, i, r.ename, frames(traceback_of(nb, run, i), run.execution_counts)) or ""
+            for i, r in zip(tests, results) if r.status in (TestStatus.FAILED, TestStatus.ERROR) and r.ename != "CheckFailed"}
   elsewhere = {t["task"] for t in (load_last(path.parent) or {}).get("tests", {}).values()
-               if t.get("status") not in ("passed", "skipped", None)} if task else set()   # a task's check knows the others from the last check
+               if t.get("status") not in (TestStatus.PASSED, TestStatus.SKIPPED, None)} if task else set()   # a task's check knows the others from the last check
   explain(results, causes, nb, elsewhere)                  # worded as grading words them
   first_open = None
   for index, result in zip(tests, results):
-    if result["status"] not in ("passed", "skipped"): first_open = first_open or result["task"] or result["id"]
-    for line in test_lines(result, opened_line(result["task"], opened, hints)): log(line)
-    if result["status"] not in ("failed", "error"): continue
-    if result.get("ename") not in ("CheckFailed", None) and not result["message"].startswith(("depends on", "NotImplementedError")):
+    if result.status not in (TestStatus.PASSED, TestStatus.SKIPPED): first_open = first_open or result.task or result.id
+    for line in test_lines(result, opened_line(result.task, opened, hints)): log(line)
+    if result.status not in (TestStatus.FAILED, TestStatus.ERROR): continue
+    if result.ename not in ("CheckFailed", None) and not result.message.startswith(("depends on", "NotImplementedError")):
       if (where := learner_line(nb, run, index, path.parent)): log(f"                  in your code at {where}")
-    help_text = hint(nb.cells[index], pointer(path.parent.name, result["task"]) if hints and result["task"] in hints else "")
-    if help_text: log(f"                  {help_text}" + (f" ({opened_line(result['task'], opened, hints)})" if hints and result["task"] in hints else ""))
-  passed = sum(r["status"] == "passed" for r in results)
-  skipped = sum(r["status"] == "skipped" for r in results)
-  if run.status != "completed": log(f"  the run stopped early: {run.message}")
-  hidden = [r for r in results if r["hidden_checks"]]
+    help_text = hint(nb.cells[index], pointer(path.parent.name, result.task) if hints and result.task in hints else "")
+    if help_text: log(f"                  {help_text}" + (f" ({opened_line(result.task, opened, hints)})" if hints and result.task in hints else ""))
+  passed = sum(r.status == TestStatus.PASSED for r in results)
+  skipped = sum(r.status == TestStatus.SKIPPED for r in results)
+  if run.status != RunStatus.COMPLETED: log(f"  the run stopped early: {run.message}")
+  hidden = [r for r in results if r.hidden_checks]
   log(f"{passed}/{len(results)} visible checks passed" + (f" ({skipped} skipped: this machine cannot run them)" if skipped else "")
       + (f"; next, look at: {first_open}" if first_open else "") + (f" (built from an edited {RELEASED}/ copy: not what grading runs)" if edited else ""))
   if hidden:
-    log(f"grading adds hidden checks on other inputs to {len(hidden)} of these {len(results)} tests ({sum(r['max_score'] for r in hidden):g} of "
-        f"{sum(r['max_score'] for r in results):g} points): a test's points need its hidden checks too, so passing here is not a promised score")
-  report = {"module": path.parent.name, "status": "graded" if run.status == "completed" else run.status, "message": clean(run.message),
-            "notes": notes, "score": sum(r["score"] for r in results), "max_score": sum(r["max_score"] for r in results),
-            "seconds": round(time.monotonic() - start, 2), "tests": results, "task": task or "", "released_edited": edited,
-            "passed": passed == len(results) and run.status == "completed" and not edited}
-  if hints: report["hints_opened"] = {t: [min(opened.get(t, 0), len(v)), len(v)] for t, v in hints.items()}
+    log(f"grading adds hidden checks on other inputs to {len(hidden)} of these {len(results)} tests ({sum(r.max_score for r in hidden):g} of "
+        f"{sum(r.max_score for r in results):g} points): a test's points need its hidden checks too, so passing here is not a promised score")
+  report = ModuleResult(path.parent.name, ModuleStatus.GRADED if run.status == RunStatus.COMPLETED else ModuleStatus(run.status), clean(run.message),
+                        notes=notes, score=sum(r.score for r in results), max_score=sum(r.max_score for r in results),
+                        seconds=round(time.monotonic() - start, 2), tests=results, task=task or "", released_edited=edited,
+                        passed=passed == len(results) and run.status == RunStatus.COMPLETED and not edited,
+                        hints_opened={t: [min(opened.get(t, 0), len(v)), len(v)] for t, v in hints.items()} if hints else None)
   save_last(path.parent, report)
   return report
 
@@ -264,19 +267,19 @@ def load_last(folder:Path) -> dict|None:
   if not isinstance(data, dict) or not isinstance(data.get("tests"), dict): return None
   text = lambda v: v if isinstance(v, str) else ""
   number = lambda v: float(v) if type(v) in (int, float) and v == v and abs(v) < 1e12 else 0.0
-  tests = {str(k): {"task": text(t.get("task")), "status": text(t.get("status")) or "?", "score": number(t.get("score")),
+  tests = {str(k): {"task": text(t.get("task")), "status": text(t.get("status")) or UNKNOWN_STATUS, "score": number(t.get("score")),
                     "max_score": number(t.get("max_score")), "message": text(t.get("message")), "hidden_checks": t.get("hidden_checks") is True,
                     "when": text(t.get("when"))} for k, t in data["tests"].items() if isinstance(t, dict)}
   return {"version": data.get("version"), "module": text(data.get("module")), "when": text(data.get("when")), "tests": tests}
 
-def save_last(folder:Path, report:dict):
+def save_last(folder:Path, report:ModuleResult):
   """Keep each test's last result (a check of one task updates that task's tests only)."""
   when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-  last = (load_last(folder) or {}) if report.get("task") else {}
+  last = (load_last(folder) or {}) if report.task else {}
   tests = dict(last.get("tests", {}))
-  for r in report["tests"]:
-    tests[r["id"]] = {"task": r.get("task", ""), "status": r["status"], "score": r["score"], "max_score": r["max_score"],
-                      "message": r["message"], "hidden_checks": r.get("hidden_checks", False), "when": when}
-  data = {"version": 1, "module": report["module"], "when": when, "tests": tests}
+  for r in report.tests:
+    tests[r.id] = {"task": r.task or "", "status": r.status, "score": r.score, "max_score": r.max_score,
+                   "message": r.message, "hidden_checks": bool(r.hidden_checks), "when": when}
+  data = {"version": 1, "module": report.module, "when": when, "tests": tests}
   try: (Path(folder) / LAST_CHECK).write_text(json.dumps(data, indent=1) + "\n")
   except OSError: pass

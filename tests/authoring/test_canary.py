@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from nbformat.v4 import new_code_cell
 from autograder.authoring import canary
+from autograder.core.results import Outcome, from_json
 from classes import cli
 from toy_course import edit, meta, write_toy_course
 
@@ -70,12 +71,12 @@ def test_a_test_of_the_reference_run_is_read_as_passes_fails_errors_or_skipped()
   api = {"state": "ran", "error": ("AttributeError", "type object 'Tensor' has no attribute 'realize_all'"), "observations": []}
   gone = {"state": "ran", "error": ("NameError", "name 'Tensor' is not defined"), "observations": []}
   setup = [{"cell": "setup", "error": ("ImportError", "cannot import name 'Tensor' from 'tinygrad'")}]
-  assert canary.verdict(ok, []) == ("passes", "", "")
-  assert canary.verdict(hidden, []) == ("fails", "x: expected 1, got 2", "hidden")
-  assert canary.verdict(api, []) == ("errors", "AttributeError: type object 'Tensor' has no attribute 'realize_all'", "")
-  assert canary.verdict(gone, setup)[1] == "NameError: name 'Tensor' is not defined (after the cell setup raised ImportError: cannot import name 'Tensor' from 'tinygrad')"
-  assert canary.verdict({"state": "ran", "error": ("CheckSkipped", "no CUDA device"), "observations": []}, [])[0] == "skipped"
-  assert canary.verdict({"state": "timeout", "message": "the cell ran out of time"}, [])[0] == "not_run"
+  assert canary.verdict(from_json(Outcome, ok), []) == ("passes", "", "")
+  assert canary.verdict(from_json(Outcome, hidden), []) == ("fails", "x: expected 1, got 2", "hidden")
+  assert canary.verdict(from_json(Outcome, api), []) == ("errors", "AttributeError: type object 'Tensor' has no attribute 'realize_all'", "")
+  assert canary.verdict(from_json(Outcome, gone), setup)[1] == "NameError: name 'Tensor' is not defined (after the cell setup raised ImportError: cannot import name 'Tensor' from 'tinygrad')"
+  assert canary.verdict(from_json(Outcome, {"state": "ran", "error": ("CheckSkipped", "no CUDA device"), "observations": []}), [])[0] == "skipped"
+  assert canary.verdict(from_json(Outcome, {"state": "timeout", "message": "the cell ran out of time"}), [])[0] == "not_run"
 
 @pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_the_canary_reports_what_a_release_breaks(tmp_path):

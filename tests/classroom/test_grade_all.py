@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import pytest
+from autograder.core.results import Report, from_json
 from autograder.grading.feedback import markdown, html_page
 from classes import learner
 from toy_course import write_toy_course
@@ -80,7 +81,7 @@ def test_feedback_shows_hints_and_never_secrets():
   report = {"score": 0, "max_score": 2, "modules": [{"module": "01_x", "score": 0, "max_score": 2, "status": "graded", "message": "",
             "tests": [{"id": "test_a", "task": "Task 1.1", "status": "failed", "score": 0, "max_score": 2,
                        "message": "a[3]: got 7 <img src=x onerror=alert(1)>", "hint": "remember `dtype`"}]}]}
-  md, page = markdown(report, "ada"), html_page(report, "ada")
+  md, page = markdown(from_json(Report, report), "ada"), html_page(from_json(Report, report), "ada")
   assert "Hint:" in md and "remember" in md and "Task 1.1" in md
   assert "<img" not in page and "<img" not in md and "onerror" in page      # the text stays, inert
 

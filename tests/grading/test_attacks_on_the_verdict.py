@@ -56,7 +56,7 @@ def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tm
   """Before: 03 +5 (maximum/leaky_relu/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot), 06 +2
   (rms_norm_backward by autograd)."""
   answer, code, tests = STORED[module]
-  result = grade_module(module, SOLUTIONS, submit(tmp_path, code, answer, module=module))
+  result = to_json(grade_module(module, SOLUTIONS, submit(tmp_path, code, answer, module=module)))
   got = by_id(result)
   assert all(got[t]["score"] == 0 for t in tests), [(t, got[t]["status"], got[t]["message"]) for t in tests]
   assert "forbidden function" in rules(result), result["flags"]
@@ -90,6 +90,7 @@ make_tensors = find_draw = make_ranges = relu_sum_fused = fusion_bill = time_fn 
 
 SKIP = '''
 from autograder import CheckSkipped
+from autograder.core.results import to_json
 def find_draw(target, seeds, max_calls): raise CheckSkipped("no device for this")
 '''
 
@@ -107,7 +108,7 @@ def _decoded(text:str) -> str:
 def attacked(tmp_path_factory):
   """Module 01's starter with three attacks in three answer cells, graded once."""
   tmp = tmp_path_factory.mktemp("round2")
-  ref = reference(MODULE, SOLUTIONS)
+  ref = to_json(reference(MODULE, SOLUTIONS))
   forged = [{k: r[k] for k in ("site", "k", "kind")} | {"actual": r["expected"], "name": "x"} for r in ref["tests"]["test_count_kernels"]["observations"]]
   root = submit(tmp, _forger(forged), "ans_count_kernels")
   import nbformat
@@ -117,7 +118,7 @@ def attacked(tmp_path_factory):
     if grade_id(c) == "ans_make_tensors": c.source = LEAK
     if grade_id(c) == "ans_make_random": c.source = SKIP
   nbformat.write(nb, str(path))
-  return grade_module(MODULE, SOLUTIONS, root)
+  return to_json(grade_module(MODULE, SOLUTIONS, root))
 
 @needs_sandbox
 @pytest.mark.slow

@@ -15,15 +15,15 @@ LABELS = "[" + ", ".join(str(i % 10) for i in range(10000)) + "]"
     ("TABLE = {" + ", ".join(f"{i}: {i % 10}" for i in range(2000)) + "}", "a literal dict of 2,000 items"),
 ])
 def test_a_large_constant_table_is_flagged(source, what):
-  assert {(f["rule"], f["what"]) for f in scan(source, "ans_x")} >= {("large constant table", what)}
+  assert {(f.rule, f.what) for f in scan(source, "ans_x")} >= {("large constant table", what)}
 
 def test_a_short_literal_is_not_flagged():
-  assert not [f for f in scan("SIZES = [(1, 2), (3, 4)] * 3\nNAMES = 'abc' * 100", "ans_x") if f["rule"] == "large constant table"]
+  assert not [f for f in scan("SIZES = [(1, 2), (3, 4)] * 3\nNAMES = 'abc' * 100", "ans_x") if f.rule == "large constant table"]
 
 @pytest.mark.parametrize("module", module_names(REPO / "solutions"))
 def test_no_reference_answer_carries_a_table(module):
   nb = read_notebook(notebook_path(REPO / "solutions", module))
-  flagged = [f for c in nb.cells if is_answer(c) for f in scan(c.source, grade_id(c) or "") if f["rule"] == "large constant table"]
+  flagged = [f for c in nb.cells if is_answer(c) for f in scan(c.source, grade_id(c) or "") if f.rule == "large constant table"]
   assert not flagged, flagged
 
 DYNAMIC_CODE = {   # issue 33, finding 9: a classmate's answers as base64 marshal code run with builtins.exec earned 46/46, no flag
@@ -42,14 +42,14 @@ DYNAMIC_CODE = {   # issue 33, finding 9: a classmate's answers as base64 marsha
 
 @pytest.mark.parametrize("source", DYNAMIC_CODE.values(), ids=list(DYNAMIC_CODE))
 def test_running_code_however_it_is_reached_is_flagged(source):
-  assert "dynamic code" in {f["rule"] for f in scan(source, "ans_x")}, scan(source, "ans_x")
+  assert "dynamic code" in {f.rule for f in scan(source, "ans_x")}, scan(source, "ans_x")
 
 def test_honest_compiles_and_evals_are_not_flagged():
   assert not [f for f in scan("import re\np = re.compile('a+')\nmodel.eval()\nfast = torch.compile(step)\nout = prg.compile(src)", "ans_x")
-              if f["rule"] == "dynamic code"]
+              if f.rule == "dynamic code"]
 
 @pytest.mark.parametrize("module", module_names(REPO / "solutions"))
 def test_no_reference_answer_runs_dynamic_code(module):
   nb = read_notebook(notebook_path(REPO / "solutions", module))
-  flagged = [f for c in nb.cells if is_answer(c) for f in scan(c.source, grade_id(c) or "") if f["rule"] == "dynamic code"]
+  flagged = [f for c in nb.cells if is_answer(c) for f in scan(c.source, grade_id(c) or "") if f.rule == "dynamic code"]
   assert not flagged, flagged
