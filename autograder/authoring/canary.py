@@ -18,9 +18,10 @@ from __future__ import annotations
 import importlib.metadata, importlib.util, json, os, re, subprocess, sys, sysconfig, tempfile, time, tomllib
 sys.modules.setdefault("rfc3987_syntax", None)     # as in cli.py: its grammar, compiled at import by jsonschema, costs seconds
 from pathlib import Path
-from autograder.core.assemble import assemble, read_notebook
-from autograder.core.cells import grade_id, is_test, points, task_titles
-from autograder.core.course import REPO, module_names, notebook_path
+from autograder.core.assemble import assemble
+from autograder.core.cells import grade_id, is_test, points
+from autograder.core.course import REPO
+from autograder.core.module import Module
 from autograder.core.report import md
 from autograder.core.results import CanaryStatus, CellState, ModuleStatus, Outcome, RunStatus
 from autograder.core.verdict import error_text
@@ -123,12 +124,11 @@ def verdict(outcome:Outcome, setup_errors:list[dict]) -> tuple[CanaryStatus, str
   if not obs: return CanaryStatus.FAILS, "the test made no observation", ""
   return CanaryStatus.PASSES, "", ""
 
-def reference_checks(module:str, source_root:Path) -> dict:
+def reference_checks(module:Module) -> dict:
   """The reference run of `module` in this interpreter, every test with its status and first line of why."""
-  nb = read_notebook(notebook_path(source_root, module))
-  titles = {grade_id(nb.cells[i]): t for i, t in task_titles(nb).items()}
+  nb, titles = module.notebook, module.titles
   setup_errors, start = [], time.monotonic()
-  try: tests, status, message, _ = run_module(assemble(nb, nb), module, source_root, None, learner=False, errors=setup_errors)
+  try: tests, status, message, _ = run_module(assemble(nb, nb), module, None, learner=False, errors=setup_errors)
   except Exception as e:                                                    # the grader itself broke under this tinygrad
     tests, status, message = {}, ModuleStatus.GRADER_ERROR, first_line(f"{type(e).__name__}: {e}")
   out = []
@@ -138,30 +138,30 @@ def reference_checks(module:str, source_root:Path) -> dict:
     n_obs = len(tests[grade_id(c)].observations) if grade_id(c) in tests else 0
     out.append({"test": grade_id(c), "task": titles.get(grade_id(c), ""), "points": points(c), "status": state, "why": why,
                 "checks": part, "observed": n_obs})
-  return {"module": module, "status": status, "message": first_line(message), "seconds": round(time.monotonic() - start, 1),
+  return {"module": module.name, "status": status, "message": first_line(message), "seconds": round(time.monotonic() - start, 1),
           "setup_errors": [{"cell": e["cell"], "error": first_line(error_text(*e["error"]))} for e in setup_errors], "tests": out}
 
 def main(argv:list[str]|None=None):
   """`python -m autograder.authoring.canary MODULE SOURCE OUT.json`, run by the canary in its own environment."""
-  module, source, out = (argv or sys.argv[1:])[:3]
+  module, solutions, out = (argv or sys.argv[1:])[:3]
   SITE[:] = site_of(sys.prefix)
-  result = reference_checks(module, Path(source))
+  result = reference_checks(Module(module, Path(solutions)))
   result["tinygrad"] = importlib.metadata.version(PACKAGE_NAME)
   Path(out).write_text(json.dumps(result))
 
 # ---- the whole canary ---------------------------------------------------------------------------------------------
 
-def run_module_canary(python:str, module:str, source:Path, env:dict, timeout:float) -> dict:
+def run_module_canary(python:str, module:Module, env:dict, timeout:float) -> dict:
   with tempfile.TemporaryDirectory(prefix="canary-") as tmp:
     out = Path(tmp) / "result.json"
     try:
-      done = subprocess.run([python, "-m", "autograder.authoring.canary", module, str(Path(source).resolve()), str(out)], cwd=REPO, env=env,
+      done = subprocess.run([python, "-m", "autograder.authoring.canary", module.name, str(Path(module.solutions).resolve()), str(out)], cwd=REPO, env=env,
                             capture_output=True, text=True, timeout=timeout)
       crash = first_line(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit code {done.returncode}")
     except subprocess.TimeoutExpired: crash = f"the module's canary run took longer than {timeout:.0f} s"
     if out.is_file(): return json.loads(out.read_text())
-  nb = read_notebook(notebook_path(source, module))
-  return {"module": module, "status": ModuleStatus.GRADER_ERROR, "message": crash, "seconds": 0.0, "setup_errors": [],
+  nb = module.notebook
+  return {"module": module.name, "status": ModuleStatus.GRADER_ERROR, "message": crash, "seconds": 0.0, "setup_errors": [],
           "tests": [{"test": grade_id(c), "task": "", "points": points(c), "status": CanaryStatus.NOT_RUN, "why": crash, "checks": "", "observed": 0}
                     for c in nb.cells if is_test(c)]}
 
@@ -221,7 +221,7 @@ def run_pages(python:str, pages_root:Path, env:dict, log=print) -> list[dict]:
           + (f", {count[CanaryStatus.SKIPPED]} skipped" if count[CanaryStatus.SKIPPED] else "") + f" ({time.monotonic() - start:.0f} s)")
   return out
 
-def canary(version:str, source:Path, modules:list[str], pages_root:Path|None, venv:Path|None=None, overlay:bool=False,
+def canary(version:str, modules:list[Module], pages_root:Path|None, venv:Path|None=None, overlay:bool=False,
            timeout:float=1800, log=print) -> dict:
   """Build (or reuse) the environment, run every module's reference and every page's blocks; the report as data."""
   t0 = time.monotonic()
@@ -234,11 +234,11 @@ def canary(version:str, source:Path, modules:list[str], pages_root:Path|None, ve
   installed = got.stdout.strip() or "?"
   results, t1 = [], time.monotonic()
   for n, module in enumerate(modules, 1):
-    log(f"canary: module {n}/{len(modules)} {module}: the reference run against every check ...")
-    r = run_module_canary(python, module, source, env, timeout)
+    log(f"canary: module {n}/{len(modules)} {module.name}: the reference run against every check ...")
+    r = run_module_canary(python, module, env, timeout)
     results.append(r)
     counts = {s: sum(t["status"] == s for t in r["tests"]) for s in STATUSES}
-    log(f"canary: module {n}/{len(modules)} {module}: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items() if v) + f" ({r['seconds']:.0f} s)")
+    log(f"canary: module {n}/{len(modules)} {module.name}: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items() if v) + f" ({r['seconds']:.0f} s)")
   t2 = time.monotonic()
   pages = run_pages(python, pages_root, env, log) if pages_root is not None else []
   t3 = time.monotonic()

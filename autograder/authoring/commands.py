@@ -2,35 +2,35 @@
 from __future__ import annotations
 import sys
 from pathlib import Path
-from autograder.core.course import REPO, module_names, notebook_path, resolve
+from autograder.core.course import REPO
 
 # Each command imports what it runs when it is run: `autograder check` must not load nbgrader, copydetect or tqdm
 # (seconds at every start). Start-up time is the only reason for an import inside a function in this package.
 
 def cmd_release(args) -> int:
   from autograder.authoring.release import BadSettings, release, differences
-  source, target = Path(args.source), Path(args.target)
-  modules = resolve(args.modules, module_names(source))
+  from autograder.core.module import modules_of
+  target = Path(args.target)
+  modules = modules_of(Path(args.source), args.modules)
   try:
     if args.check:
-      diff = differences(modules, source, target)
+      diff = differences(modules, target)
       for line in diff: print(f"out of date: {target}/{line}")
       print("projects/ is what release writes" if not diff else f"{len(diff)} file(s) differ: run `autograder release`")
       return 1 if diff else 0
-    release(modules, source, target)
+    release(modules, target)
   except BadSettings as e:
     print(f"autograder: refusing to release: {e}", file=sys.stderr); return 2
-  print(f"released {len(modules)} module(s) to {target}/: {', '.join(modules)}")
+  print(f"released {len(modules)} module(s) to {target}/: {', '.join(m.name for m in modules)}")
   return 0
 
 def cmd_lint(args) -> int:
-  from autograder.core.assemble import read_notebook
   from autograder.authoring.lint import lint_notebook
-  source = Path(args.source)
+  from autograder.core.module import modules_of
   bad = 0
-  for module in resolve(args.modules, module_names(source)):
-    problems, notes = lint_notebook(read_notebook(notebook_path(source, module)))
-    print(f"{module}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+  for module in modules_of(Path(args.source), args.modules):
+    problems, notes = lint_notebook(module.notebook)
+    print(f"{module.name}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
     for p in problems: print(f"  {p}")
     for note in notes: print(f"  note: {note} (graded as hidden; or move it into the hidden region)")
     bad += len(problems)
@@ -40,15 +40,15 @@ def cmd_mutants(args) -> int:
   from tqdm import tqdm
   from autograder.authoring.mutants import run
   from autograder.authoring.mutation_report import text, write
-  source, results = Path(args.source), []
-  bad = 0
-  for module in resolve(args.modules, module_names(source)):
-    path = Path(args.dir) / f"{module}.py"
-    if not path.is_file() and not args.generated: print(f"{module}: no mutants ({path})"); continue
-    with tqdm(desc=module, unit="cell", leave=False, disable=args.quiet) as bar:
+  from autograder.core.module import modules_of
+  results, bad = [], 0
+  for module in modules_of(Path(args.source), args.modules):
+    path = Path(args.dir) / f"{module.name}.py"
+    if not path.is_file() and not args.generated: print(f"{module.name}: no mutants ({path})"); continue
+    with tqdm(desc=module.name, unit="cell", leave=False, disable=args.quiet) as bar:
       def step(done, total): bar.total = total; bar.n = done; bar.refresh()
-      result = run(module, source, path, on_cell=step, generate_mutants=args.generated, max_per_task=args.max_per_task,
-                   seed=args.seed, equivalent_file=Path(args.dir) / "equivalent" / f"{module}.txt")
+      result = run(module, path, on_cell=step, generate_mutants=args.generated, max_per_task=args.max_per_task,
+                   seed=args.seed, equivalent_file=Path(args.dir) / "equivalent" / f"{module.name}.txt")
     results.append(result)
     print(text(result), flush=True)
     bad += sum(not m["caught"] for m in result["mutants"] if not m.get("generated")) + len(result["control"])
@@ -57,12 +57,12 @@ def cmd_mutants(args) -> int:
 
 def cmd_margins(args) -> int:
   from autograder.authoring.margins import POLICY, load_reviewed, margins, table
-  source, thin = Path(args.source), 0
-  out = []
-  for module in resolve(args.modules, module_names(source)):
-    rows = margins(module, source, load_reviewed(Path(args.dir) / f"{module}.txt"))
+  from autograder.core.module import modules_of
+  thin, out = 0, []
+  for module in modules_of(Path(args.source), args.modules):
+    rows = margins(module, load_reviewed(Path(args.dir) / f"{module.name}.txt"))
     thin += sum(r["thin"] for r in rows)
-    out.append(table(module, rows, None if args.all else args.top))
+    out.append(table(module.name, rows, None if args.all else args.top))
     print(out[-1], flush=True)
   if args.markdown: Path(args.markdown).write_text("\n".join(out))
   print(f"{thin} check(s) whose reference used more than {POLICY:.0%} of its allowance" if thin else f"every check leaves the reference at least {1 - POLICY:.0%} of its allowance")
@@ -81,13 +81,13 @@ def cmd_doctor(args) -> int:
 
 def cmd_canary(args) -> int:
   from autograder.authoring import canary
-  source = Path(args.source)
+  from autograder.core.module import modules_of
   try:
-    modules = resolve(args.modules, module_names(source)) if args.modules is not None else module_names(source)
+    modules = modules_of(Path(args.source), args.modules)
     version = canary.latest() if args.tinygrad == "latest" else args.tinygrad
     if args.tinygrad == "latest": print(f"canary: the newest tinygrad release is {version}", file=sys.stderr)
     pages = None if args.pages == "none" else Path(args.pages)
-    report = canary.canary(version, source, modules, pages, Path(args.venv) if args.venv else None, args.overlay, args.timeout,
+    report = canary.canary(version, modules, pages, Path(args.venv) if args.venv else None, args.overlay, args.timeout,
                            log=lambda line: print(line, file=sys.stderr, flush=True))
   except canary.CanaryError as e:
     print(f"autograder: canary: {e}", file=sys.stderr); return 2

@@ -17,8 +17,9 @@ magnitude meets). What remains thin by design (a goal the task sets, a bound tha
 listed with its reason in tests/margins/NN_name.txt, the reviewed properties, and leaves the count."""
 from __future__ import annotations
 import math
-from pathlib import Path
+
 from autograder.authoring.mutants import load_equivalent
+from autograder.core.module import Module
 from autograder.core.results import Observation
 from autograder.core.runs import reference
 from autograder.notebook.compare import as_array, plain_value
@@ -77,10 +78,10 @@ def describe(observation:Observation) -> str:
 # {site: reason} of the reviewed properties: the format of the reviewed equivalent mutants, one `site reason` a line
 load_reviewed = load_equivalent
 
-def margins(module:str, source_root:Path, reviewed:dict[str, str]|None=None) -> list[dict]:
+def margins(module:Module, reviewed:dict[str, str]|None=None) -> list[dict]:
   """Every observation of the module's reference run with a tolerance or threshold, the worst of each check site
   first: {test, site, name, kind, allows, used, thin, reviewed, hidden}."""
-  ref = reference(module, source_root)
+  ref = reference(module)
   worst: dict[str, dict] = {}
   for test, outcome in ref.tests.items():
     for o in outcome.observations:

@@ -23,17 +23,16 @@ from dataclasses import replace
 from pathlib import Path
 from nbformat.v4 import new_code_cell
 from autograder.authoring.mutagen import generate, sample, scope_at
-from autograder.core.assemble import assemble, read_notebook
+from autograder.core.assemble import assemble
 from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, points
-from autograder.core.course import notebook_path
 from autograder.core.execute import limits, run_notebook
 from autograder.core.limits import Limits
-from autograder.core.sandbox import available
-from autograder.core.settings import module_settings
-from autograder.core.transform import RECORDER, prepare
+from autograder.core.module import Module
 from autograder.core.results import CellState, Observation, RunStatus, TestResult, TestStatus, to_json
-from autograder.core.verdict import REPLY_ERROR, SKIPPED, first_failing_check, judge, outcome
 from autograder.core.runs import reference, run_folder, sandbox_prefix, tinygrad_cache
+from autograder.core.sandbox import available
+from autograder.core.transform import RECORDER, prepare
+from autograder.core.verdict import REPLY_ERROR, SKIPPED, first_failing_check, judge, outcome
 
 def load(path:Path) -> list[dict]:
   return list(runpy.run_path(str(path))["MUTANTS"])
@@ -63,10 +62,10 @@ def file_tests(source, target:str, scope:str) -> list[str]:
     if found: return found
   return [grade_id(c) for c in tests]
 
-def answer_texts(source, source_dir:Path) -> dict[str, str]:
+def answer_texts(module:Module) -> dict[str, str]:
   """The answers a mutant can target: answer cells by grade_id, answer files (with solution regions) by name."""
-  out = {grade_id(c): c.source for c in source.cells if is_answer(c)}
-  for p in sorted(Path(source_dir).iterdir()):
+  out = {grade_id(c): c.source for c in module.notebook.cells if is_answer(c)}
+  for p in sorted(module.folder.iterdir()):
     if p.is_file() and p.suffix == ".py" and has_solution_region(p.read_text()): out[p.name] = p.read_text()
   return out
 
@@ -78,11 +77,12 @@ def task_of(mutant:dict, texts:dict[str, str]) -> str:
   scope = scope_at(text, text[:text.index(mutant["old"])].count("\n") + 1)
   return f"{target}:{scope}" if scope else target
 
-def generated(source, source_dir:Path, max_per_task:int|None=None, seed:int=0) -> list[dict]:
+def generated(module:Module, max_per_task:int|None=None, seed:int=0) -> list[dict]:
   """The generated mutants of a module (see autograder.authoring.mutagen), at most `max_per_task` per task (a seeded sample)."""
+  source = module.notebook
   context = [c.source for c in source.cells if c.cell_type == "code" and not is_test(c)]
   edits = []
-  for target, text in answer_texts(source, source_dir).items(): edits += generate(text, target, context)
+  for target, text in answer_texts(module).items(): edits += generate(text, target, context)
   out = []
   for e in sample(edits, max_per_task, seed):
     m = e.mutant()
@@ -100,16 +100,17 @@ def load_equivalent(path:Path) -> dict[str, str]:
       out[key] = reason.strip()
   return out
 
-def session(source, source_dir:Path, mutants:list[dict], records:Path|None=None):
+def session(module:Module, mutants:list[dict], records:Path|None=None):
   """The notebook of a mutation session, [(mutant index or None for the control, test id, cell index)], and the cell
   index where each mutant's part starts (the set-up cells come before the first). `records`: a file of the reference
   run's records that the checks compare with as they go (checks.stop_at_first_difference)."""
+  source = module.notebook
   base = prepare(assemble(source, source), learner=True)
   if records is not None: base.cells.insert(1, new_code_cell(f"{RECORDER}.stop_at_first_difference({str(records)!r})"))
-  texts = answer_texts(source, source_dir)
+  texts = answer_texts(module)
   answers = {grade_id(c) for c in source.cells if is_answer(c)}
   tests = {grade_id(c): c for c in base.cells if is_test(c)}
-  files = {p.name: p.read_text() for p in source_dir.iterdir() if p.is_file() and p.suffix == ".py"}
+  files = {p.name: p.read_text() for p in module.folder.iterdir() if p.is_file() and p.suffix == ".py"}
   cells = [c for c in base.cells if not is_test(c)]
   where, starts = [], []
   def cell_of(target, text):
@@ -146,33 +147,32 @@ def _values(observations:list[Observation]) -> str:
   """What a test observed, as text: 4 and 4.0 differ (a float where an int is expected is a difference)."""
   return json.dumps([(o.site, o.k, o.actual) for o in observations], sort_keys=True, default=repr)
 
-def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
+def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
         max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None) -> dict:
   """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
   "control": [problems], "status", "restarts", "seconds", "solution_seconds"}: the last, the set-up and the control
   together (about what grading the solution takes). `on_cell(done, total)` reports progress."""
   start = time.monotonic()
-  source_dir = Path(source_root) / module
-  source = read_notebook(notebook_path(source_root, module))
+  source = module.notebook
   mutants = load(mutants_file) if mutants_file and Path(mutants_file).is_file() else []
-  if generate_mutants: mutants += generated(source, source_dir, max_per_task, seed)
-  texts = answer_texts(source, source_dir)
+  if generate_mutants: mutants += generated(module, max_per_task, seed)
+  texts = answer_texts(module)
   equivalent = load_equivalent(equivalent_file) if equivalent_file else {}
-  ref = reference(module, source_root)
+  ref = reference(module)
   cell_limit, limit = limits(source)
   points_of = {grade_id(c): points(c) for c in source.cells if is_test(c)}
   results = [{**{k: v for k, v in m.items() if k not in ("old", "new")}, "task": task_of(m, texts), "caught": False, "tests": {},
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
   control, control_obs, status, restarts, solution_seconds = [], {}, RunStatus.COMPLETED, 0, None
-  settings, sandboxed = module_settings(source), available()[0]
+  settings, sandboxed = module.settings, available()[0]
   total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
   pending, done_before = list(range(len(mutants))), 0
   while True:
     seed_db = Path(ref.db) if ref.db and Path(ref.db).is_file() else tinygrad_cache()
-    with run_folder(module, source_dir, None, settings["learner_files"], seed_db, sandboxed=sandboxed, prefix="mutants") as (run_dir, workdir, env):
+    with run_folder(module, None, seed_db, sandboxed=sandboxed, prefix="mutants") as (run_dir, workdir, env):
       records = run_dir / "reference-records.json"
       records.write_text(json.dumps({tid: to_json(o.observations) for tid, o in ref.tests.items()}))
-      nb, where, starts = session(source, source_dir, [mutants[i] for i in pending], records)
+      nb, where, starts = session(module, [mutants[i] for i in pending], records)
       code, ended = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"], {}
       def step(done, n, base=done_before, pre=starts[0]):
         ended[code[done - 1]] = time.monotonic()               # `done` counts code cells; the session has markdown too
@@ -219,7 +219,7 @@ def run(module:str, source_root:Path, mutants_file:Path|None, on_cell=None, gene
     res["untested"] = not res["caught"] and all(v == TestStatus.SKIPPED for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
     res["equivalent"] = equivalent.get(res.get("id", ""))
     del res["observed"]
-  return {"module": module, "mutants": results, "control": control, "status": status, "restarts": restarts, "solution_seconds": solution_seconds,
+  return {"module": module.name, "mutants": results, "control": control, "status": status, "restarts": restarts, "solution_seconds": solution_seconds,
           "max_per_task": max_per_task, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
 
 def scores(result:dict) -> list[dict]:

@@ -7,10 +7,10 @@ from traitlets.config import Config
 from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
 from autograder.core.cells import BEGIN_HIDDEN, has_solution_region, clear_solutions, grade_id, is_test
-from autograder.core.assemble import answer_files
 from autograder.core.hints import OPENED_FILE, strip_hints
 from autograder.core import manifest
 from autograder.core.course import notebook_path
+from autograder.core.module import Module
 from autograder.core.settings import module_settings, problems as settings_problems
 from autograder.authoring.ship import EXPECTED_FILE, close_values, ship
 from autograder.core.runs import reference
@@ -19,11 +19,11 @@ from autograder.learner.selfcheck import RELEASED, LAST_CHECK
 IGNORED = {".ipynb_checkpoints", "__pycache__"}
 LEARNER_STATE = {OPENED_FILE, LAST_CHECK}            # written in a learner's folder by `hint` and `check`, never by release
 
-def mark_hidden_checks(released:Path, source:Path):
+def mark_hidden_checks(released:Path, solution:Path):
   """Tell the learner's copy which test cells grading extends with hidden checks (`metadata.autograder.hidden_checks`),
   so that a self-check can say so; nothing of those checks is written."""
   import nbformat
-  hidden = {grade_id(c) for c in nbformat.read(str(source), as_version=4).cells if is_test(c) and BEGIN_HIDDEN in c.source}
+  hidden = {grade_id(c) for c in nbformat.read(str(solution), as_version=4).cells if is_test(c) and BEGIN_HIDDEN in c.source}
   nb = nbformat.read(str(released), as_version=4)
   for cell in nb.cells:
     if is_test(cell) and grade_id(cell) in hidden: cell.metadata.setdefault("autograder", {})["hidden_checks"] = True
@@ -31,24 +31,23 @@ def mark_hidden_checks(released:Path, source:Path):
 
 class BadSettings(ValueError): pass
 
-def cut_oracle(module:str, source_root:Path, released:Path):
+def cut_oracle(module:Module, released:Path):
   """The learner's copy without its oracle, and the expected values of its visible checks beside it (authoring/ship.py;
   the module's reference run, cached, gives them)."""
   import nbformat
-  source = nbformat.read(str(notebook_path(source_root, module)), as_version=4)
-  nb, text = ship(source, nbformat.read(str(released), as_version=4), reference(module, source_root, visible=True))
+  nb, text = ship(module.fresh(), nbformat.read(str(released), as_version=4), reference(module, visible=True))
   nbformat.write(nb, str(released))
   target = released.parent / EXPECTED_FILE
   if json.loads(text)["cells"]: target.write_text(text)
   else: target.unlink(missing_ok=True)
 
-def release_module(module:str, source_root:Path, release_root:Path):
-  source = json.loads((Path(source_root) / module / f"{module}.ipynb").read_text())
+def release_module(module:Module, release_root:Path):
+  source = json.loads(module.path.read_text())
   if (bad := settings_problems(source)):               # a typo such as `skip_grade` would grade a demo cell in silence
-    raise BadSettings(f"{module}: " + "; ".join(bad))
+    raise BadSettings(f"{module.name}: " + "; ".join(bad))
   c = Config()
-  c.CourseDirectory.root = str(Path(source_root).resolve().parent)
-  c.CourseDirectory.source_directory = str(Path(source_root).resolve())
+  c.CourseDirectory.root = str(Path(module.solutions).resolve().parent)
+  c.CourseDirectory.source_directory = str(Path(module.solutions).resolve())
   c.CourseDirectory.release_directory = str(Path(release_root).resolve())
   own = module_settings(source)
   c.CourseDirectory.ignore = sorted(IGNORED | LEARNER_STATE) + ["*.pyc"] + [Path(f).name for f in own["learner_files"]]   # the solution's checkpoint stays behind
@@ -56,28 +55,28 @@ def release_module(module:str, source_root:Path, release_root:Path):
   c.SaveCells.enabled = False
   c.BaseConverter.force = True
   coursedir = CourseDirectory(config=c)
-  coursedir.assignment_id = module
+  coursedir.assignment_id = module.name
   converter = GenerateAssignment(coursedir=coursedir, config=c)
   converter.log.setLevel(logging.ERROR)
   converter.start()
-  released = Path(release_root) / module / f"{module}.ipynb"
+  released = notebook_path(release_root, module.name)
   if released.is_file():                                   # the pristine starter, for self-checks (see learner/selfcheck.py)
     strip_hints(released)                                  # hint cells go into the hints file, shown on request
-    mark_hidden_checks(released, Path(source_root) / module / f"{module}.ipynb")
-    cut_oracle(module, Path(source_root), released)
+    mark_hidden_checks(released, module.path)
+    cut_oracle(module, released)
     (released.parent / RELEASED).mkdir(exist_ok=True)
     shutil.copyfile(released, released.parent / RELEASED / released.name)
-  for path in (Path(release_root) / module).rglob("*"):
+  for path in (Path(release_root) / module.name).rglob("*"):
     if path.is_file() and path.suffix != ".ipynb":
       try: text = path.read_text()
       except UnicodeDecodeError: continue
       if has_solution_region(text): path.write_text(clear_solutions(text))
   if released.is_file():                                   # what was shipped, for the self-check (core/manifest.py)
-    manifest.write(released.parent, manifest.build(released.parent, released.name, answer_files(Path(source_root) / module),
+    manifest.write(released.parent, manifest.build(released.parent, released.name, module.answer_files,
                                                    own["learner_files"], IGNORED | LEARNER_STATE))
 
-def release(modules:list[str], source_root:Path, release_root:Path):
-  for module in modules: release_module(module, source_root, release_root)
+def release(modules:list[Module], release_root:Path):
+  for module in modules: release_module(module, release_root)
 
 def _files(folder:Path) -> set[Path]:
   return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and not IGNORED & set(p.relative_to(folder).parts)
@@ -95,15 +94,15 @@ def _same(a:Path, b:Path) -> bool:
     return x == y
   return x.get("cells") == y.get("cells") and close_values(x.get("expected"), y.get("expected"))
 
-def differences(modules:list[str], source_root:Path, release_root:Path) -> list[str]:
+def differences(modules:list[Module], release_root:Path) -> list[str]:
   """The files under `release_root` that differ from what release would write now (missing, extra or changed)."""
   with tempfile.TemporaryDirectory(prefix="release-check-") as tmp:
-    release(modules, source_root, Path(tmp))
+    release(modules, Path(tmp))
     out = []
     for module in modules:
-      fresh, current = Path(tmp) / module, Path(release_root) / module
+      fresh, current = Path(tmp) / module.name, Path(release_root) / module.name
       want, have = _files(fresh), _files(current)
-      out += [f"{module}/{p} (missing)" for p in sorted(want - have)]
-      out += [f"{module}/{p} (not written by release)" for p in sorted(have - want)]
-      out += [f"{module}/{p} (differs)" for p in sorted(want & have) if not _same(fresh / p, current / p)]
+      out += [f"{module.name}/{p} (missing)" for p in sorted(want - have)]
+      out += [f"{module.name}/{p} (not written by release)" for p in sorted(have - want)]
+      out += [f"{module.name}/{p} (differs)" for p in sorted(want & have) if not _same(fresh / p, current / p)]
     return out

@@ -4,7 +4,7 @@ line on stderr and exit code 2, never a traceback."""
 from __future__ import annotations
 import os, sys
 from pathlib import Path
-from autograder.core.course import UnknownModule, module_names, resolve
+from autograder.core.course import UnknownModule
 # Each command imports what it runs when it is run: `autograder check` must not load nbgrader, copydetect or tqdm
 # (seconds at every start). Start-up time is the only reason for an import inside a function in this package.
 
@@ -64,10 +64,9 @@ def cmd_export_grades(args) -> int:
 
 def cmd_similarity(args) -> int:
   from autograder.classroom.similarity import similarity
-  source = Path(args.source)
+  from autograder.core.module import modules_of
   try:
-    modules = resolve(args.modules, module_names(source)) if args.modules else module_names(source)
-    rows = similarity(Path(args.submissions), Path(args.out), source, Path(args.starter), modules)
+    rows = similarity(Path(args.submissions), Path(args.out), modules_of(Path(args.source), args.modules), Path(args.starter))
   except (ValueError, UnknownModule) as e: return fail(e)
   pairs = [r for r in rows if r["learner_b"]]
   top, bad = (pairs[0] if pairs else None), sorted({r["learner_a"] for r in rows if not r["learner_b"]})
@@ -80,8 +79,8 @@ def cmd_grade_all(args) -> int:
   from autograder.classroom.grade_all import grade_all
   from autograder.core.sandbox import available
   from autograder.classroom.shard import parse
-  source = Path(args.source)
-  modules = resolve(args.modules, module_names(source)) if args.modules else []
+  from autograder.core.module import modules_of
+  modules = modules_of(Path(args.source), args.modules)
   try:
     shard = parse(args.shard) if args.shard else None
     policy, overrides = policy_and_overrides(args)
@@ -89,12 +88,12 @@ def cmd_grade_all(args) -> int:
   if args.require_sandbox and not (usable := available())[0]:
     print(f"autograder: refusing to grade: the sandbox is not available ({usable[1]}), and --require-sandbox was given", file=sys.stderr)
     return 2
-  try: done = grade_all(Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout,
+  try: done = grade_all(Path(args.submissions), Path(args.out), modules, jobs=args.jobs, timeout=args.timeout,
                         shard=shard, reference_only=args.reference_only, policy=policy, overrides=overrides)
   except KeyboardInterrupt: return 130
   except ValueError as e: return fail(e)
   if args.reference_only:
-    print(f"reference runs ready for {len(modules or module_names(source))} module(s)"); return 0
+    print(f"reference runs ready for {len(modules)} module(s)"); return 0
   if args.summary:
     from autograder.classroom.grade_all import summary
     with open(args.summary, "a") as f: f.write(summary(Path(args.out)))
@@ -109,16 +108,16 @@ def cmd_regrade(args) -> int:
   from autograder.classroom.regrade import regrade
   from autograder.classroom.shard import parse
   from autograder.core.sandbox import available
-  source = Path(args.source)
+  from autograder.core.module import modules_of
   try:
-    modules = resolve(args.modules, module_names(source)) if args.modules else []
+    modules = modules_of(Path(args.source), args.modules)
     shard = parse(args.shard) if args.shard else None
     policy, overrides = policy_and_overrides(args)
   except (ValueError, UnknownModule) as e: return fail(e)
   if args.require_sandbox and not (usable := available())[0]:
     print(f"autograder: refusing to grade: the sandbox is not available ({usable[1]}), and --require-sandbox was given", file=sys.stderr)
     return 2
-  try: done = regrade(Path(args.gradebook), Path(args.submissions), Path(args.out), source, modules, jobs=args.jobs, timeout=args.timeout,
+  try: done = regrade(Path(args.gradebook), Path(args.submissions), Path(args.out), modules, jobs=args.jobs, timeout=args.timeout,
                       shard=shard, policy=policy, overrides=overrides)
   except KeyboardInterrupt: return 130
   except ValueError as e: return fail(e)

@@ -10,9 +10,9 @@ clock or paths, so a sharded run writes the same file on every shard."""
 from __future__ import annotations
 import hashlib, importlib.metadata, json
 from pathlib import Path
-from autograder.core.assemble import read_notebook
-from autograder.core.cells import grade_id, is_answer, is_test, points, task_titles
-from autograder.core.course import PACKAGE, notebook_path
+from autograder.core.cells import grade_id, is_answer, is_test, points
+from autograder.core.course import PACKAGE
+from autograder.core.module import Module
 from autograder.core.results import Observation, ReferenceRun
 from autograder.core.settings import cell_setting
 from autograder.core.transform import hidden_lines
@@ -41,10 +41,9 @@ def test_fingerprint(cell, observations:list[Observation], task:str="") -> dict:
     out[part] = {"code": _code([l for n, l in enumerate(lines, 1) if (n in hidden) == mine]), "checks": len(obs), "settings": digest(_settings(obs))}
   return out
 
-def module_fingerprint(source_root:Path, module:str, ref:ReferenceRun) -> dict:
+def module_fingerprint(module:Module, ref:ReferenceRun) -> dict:
   """One module's fingerprint from its trusted notebook and its reference run (`core.runs.reference`)."""
-  nb = read_notebook(notebook_path(source_root, module))
-  titles = {grade_id(nb.cells[i]): t for i, t in task_titles(nb).items()}
+  nb, titles = module.notebook, module.titles
   setup = [c.source for c in nb.cells if c.cell_type == "code" and not is_answer(c) and not is_test(c) and not cell_setting(c, "skip_grading")]
   tests = {grade_id(c): test_fingerprint(c, ref.tests[grade_id(c)].observations if grade_id(c) in ref.tests else [], titles.get(grade_id(c), ""))
            for c in nb.cells if is_test(c)}
@@ -63,10 +62,10 @@ def libraries() -> dict[str, str]:
     except importlib.metadata.PackageNotFoundError: pass
   return out
 
-def fingerprints(source_root:Path, refs:dict[str, ReferenceRun]) -> dict:
-  """The fingerprint of a grading against `source_root`, for the modules of `refs` (module -> reference run)."""
+def fingerprints(modules:list[Module], refs:dict[str, ReferenceRun]) -> dict:
+  """The fingerprint of a grading of `modules`, with their reference runs (`refs`, by module name)."""
   return {"format": FORMAT, "grader": grader_hash(), "libraries": libraries(),
-          "modules": {m: module_fingerprint(source_root, m, ref) for m, ref in sorted(refs.items())}}
+          "modules": {m.name: module_fingerprint(m, refs[m.name]) for m in sorted(modules, key=lambda m: m.name)}}
 
 def write(out:Path, prints:dict):
   (Path(out) / FILE).write_text(json.dumps(prints, indent=1, sort_keys=True) + "\n")

@@ -9,7 +9,7 @@ import csv, hashlib, json, os, signal, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from autograder.grading import feedback
-from autograder.core.course import module_names
+from autograder.core.module import Module
 from autograder.core.report import md
 from autograder.core.results import ModuleStatus, Report, read_report, write_json
 from autograder.core.runs import module_key, reference
@@ -39,10 +39,10 @@ def fingerprint(folder:Path, modules:list[str], source_key:str) -> str:
       elif path.is_file() and path.stat().st_size < 64 << 20: h.update(path.read_bytes())
   return h.hexdigest()
 
-def _grade_one(learner:Path, out:Path, source:Path, modules:list[str], timeout:float, running:dict) -> Report:
+def _grade_one(learner:Path, out:Path, modules:list[Module], timeout:float, running:dict) -> Report:
   report = out / "report.json"
-  cmd = [sys.executable, "-m", "autograder.cli", "grade", str(submission_root(learner)), "--source", str(source), "--json", str(report), "--quiet"]
-  if modules: cmd += ["--modules", *modules]
+  cmd = [sys.executable, "-m", "autograder.cli", "grade", str(submission_root(learner)), "--source", str(modules[0].solutions), "--json", str(report),
+         "--quiet", "--modules", *[m.name for m in modules]]
   out.mkdir(parents=True, exist_ok=True)
   report.unlink(missing_ok=True)                          # a report left by an earlier run must not stand for this one
   proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -65,21 +65,21 @@ def _fetched(submissions:Path) -> dict[str, dict]:
   if not path.is_file(): return {}
   with open(path, newline="") as f: return {r["learner"]: r for r in csv.DictReader(f)}
 
-def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:int=2, timeout:float=3600, log=print,
+def grade_all(submissions:Path, out:Path, modules:list[Module], jobs:int=2, timeout:float=3600, log=print,
               shard:tuple[int, int]|None=None, reference_only:bool=False, policy:Policy=Policy(), overrides:list[dict]=()) -> dict:
-  """Grade every learner folder of `submissions` (those of shard K/N only, with `shard`) into `out`; returns
+  """Grade `modules` of every learner folder of `submissions` (those of shard K/N only, with `shard`) into `out`; returns
   {"graded", "skipped", "learners", "seconds", "unused_overrides"}. `reference_only`: compute the reference runs and stop."""
   from tqdm import tqdm
   if not Path(submissions).is_dir(): raise GradebookError(f"{submissions}: no such folder")
   everyone = learners(submissions)
   if not everyone and not reference_only: raise GradebookError(f"{submissions}: no learner folder in it (an empty class)")
   mine = [l for l in everyone if shard is None or shard_of(l.name, shard[1]) == shard[0]]
-  wanted = modules or module_names(source)
-  refs = {m: reference(m, source) for m in tqdm(wanted, desc="reference runs", unit="module", file=sys.stderr, disable=None)}
+  if not modules: raise GradebookError("no module to grade")
+  refs = {m.name: reference(m) for m in tqdm(modules, desc="reference runs", unit="module", file=sys.stderr, disable=None)}
   if reference_only: return {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0, "unused_overrides": [], "errors": []}
   out.mkdir(parents=True, exist_ok=True)
-  fingerprints.write(out, fingerprints.fingerprints(source, refs))        # what this grading was against, for a regrade's reasons
-  source_key = "".join(module_key(source / m) for m in wanted)
+  fingerprints.write(out, fingerprints.fingerprints(modules, refs))       # what this grading was against, for a regrade's reasons
+  source_key = "".join(module_key(m) for m in modules)
   fetched = _fetched(submissions)
   todo, skipped = [], 0
   for learner in mine:
@@ -88,7 +88,7 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
     record = folder / "fetched.json"
     if learner.name in fetched: record.write_text(json.dumps({k: fetched[learner.name][k] for k in FETCH_KEYS if fetched[learner.name].get(k)}) + "\n")
     elif record.exists(): record.unlink()
-    stamp = fingerprint(submission_root(learner), wanted, source_key)
+    stamp = fingerprint(submission_root(learner), [m.name for m in modules], source_key)
     done = folder / STAMP
     if done.is_file() and done.read_text() == stamp and (folder / "report.json").is_file(): skipped += 1
     else: todo.append((learner, folder, stamp))
@@ -98,7 +98,7 @@ def grade_all(submissions:Path, out:Path, source:Path, modules:list[str], jobs:i
   bar = tqdm(total=len(todo), desc="grading", unit="learner", file=sys.stderr, disable=None)
   pool = ThreadPoolExecutor(max_workers=max(1, jobs))
   try:
-    futures = {pool.submit(_grade_one, learner, folder, source, modules, timeout, running): (learner, folder, stamp) for learner, folder, stamp in todo}
+    futures = {pool.submit(_grade_one, learner, folder, modules, timeout, running): (learner, folder, stamp) for learner, folder, stamp in todo}
     for fut in as_completed(futures):
       learner, folder, stamp = futures[fut]
       try: report = fut.result()

@@ -14,8 +14,9 @@ from autograder.classroom.grade_all import grade_all, learners
 from autograder.classroom.gradebook import GradebookError
 from autograder.classroom.late import Policy
 from autograder.classroom.shard import shard_of
+from autograder.core.module import Module
 
-def regrade(old:Path, submissions:Path, out:Path, source:Path, modules:list[str], jobs:int=2, timeout:float=3600, log=print,
+def regrade(old:Path, submissions:Path, out:Path, modules:list[Module], jobs:int=2, timeout:float=3600, log=print,
             shard:tuple[int, int]|None=None, policy:Policy=Policy(), overrides:list[dict]=()) -> dict:
   """Grade `submissions` into `out` and compare with the grading folder `old`; returns grade_all's counts and
   "changes" (the data of changes.json)."""
@@ -28,7 +29,7 @@ def regrade(old:Path, submissions:Path, out:Path, source:Path, modules:list[str]
     before, target = old / "feedback" / learner.name, out / "feedback" / learner.name
     if mine(learner.name) and (before / "report.json").is_file() and not before.is_symlink() and not target.exists():
       shutil.copytree(before, target, symlinks=True)
-  done = grade_all(submissions, out, source, modules, jobs=jobs, timeout=timeout, log=log, shard=shard, policy=policy, overrides=overrides)
+  done = grade_all(submissions, out, modules, jobs=jobs, timeout=timeout, log=log, shard=shard, policy=policy, overrides=overrides)
   found = changes.compare(old, out, mine)
   changes.write(out, found)
   return {**done, "changes": found}

@@ -18,11 +18,11 @@ DIR/similarity.html (the pairs above 25% by text, code side by side). The decodi
 from __future__ import annotations
 import csv, json, logging, os, subprocess, sys
 from pathlib import Path
-from autograder.core.assemble import Unreadable, assemble, parse_notebook, read_notebook, read_submission
-from autograder.core.settings import module_settings
+from autograder.core.assemble import Unreadable, assemble, parse_notebook, read_submission
 from autograder.grading.grade import learner_answers
 from autograder.classroom.grade_all import learners, submission_root
-from autograder.core.course import REPO, notebook_path
+from autograder.core.course import REPO
+from autograder.core.module import Module
 from autograder.core.report import md
 from autograder.classroom.gradebook import GradebookError, spreadsheet_text
 
@@ -30,14 +30,13 @@ COLUMNS = ["module", "learner_a", "learner_b", "similarity", "a_in_b", "b_in_a",
 REPORT_ABOVE = 0.25        # the HTML report shows pairs above this share side by side (all pairs are in the CSV)
 K, WINDOW, MIN_PRINTS = 6, 4, 4   # instructions per k-gram, winnowing window, fingerprints below which bytecode is not compared
 
-def answers(source_root:Path, folder:Path, module:str) -> str|None:
+def answers(module:Module, folder:Path) -> str|None:
   """One learner's answers to a module as one Python text (answer cells in order, then answer files), or None
   when they have no notebook for it; Unreadable when it cannot be read (assemble.parse_notebook says why)."""
-  source = read_notebook(notebook_path(source_root, module))
-  sub = read_submission(Path(source_root) / module, Path(folder), module, module_settings(source)["learner_files"])
+  sub = read_submission(module, Path(folder))
   if sub.notebook_text is None: return None
   mine = parse_notebook(sub.notebook_text)
-  parts = learner_answers(assemble(source, mine), Path(source_root) / module, sub.files)
+  parts = learner_answers(assemble(module.notebook, mine), module, sub.files)
   return "\n\n".join(f"# --- {where}\n{text.strip()}" for where, text in parts) + "\n"
 
 def unwrapped(texts:dict[str, str], timeout:float=120) -> dict[str, dict]:
@@ -51,7 +50,7 @@ def unwrapped(texts:dict[str, str], timeout:float=120) -> dict[str, dict]:
   except (subprocess.TimeoutExpired, ValueError, OSError): got = {}
   return {m: got[m] if isinstance(got.get(m), dict) else {"text": t, "listing": [], "error": "its decoding did not finish"} for m, t in texts.items()}
 
-def extract(submissions:Path, source:Path, starter:Path, modules:list[str], out:Path) -> tuple[list[str], int, dict, list[dict]]:
+def extract(submissions:Path, modules:list[Module], starter:Path, out:Path) -> tuple[list[str], int, dict, list[dict]]:
   """Write out/code/LEARNER/MODULE.py and out/starter/MODULE.py (the texts with what they decode to); returns
   (learners, files written, {(learner or "", module): bytecode listing} ("" is the starter), a problem row per
   learner and module that could not be read)."""
@@ -61,12 +60,12 @@ def extract(submissions:Path, source:Path, starter:Path, modules:list[str], out:
     texts, bad = {}, {}
     for module in modules:
       try:
-        text = answers(source, folder, module)
+        text = answers(module, folder)
         if text is not None: text.encode("utf-8")           # (a surrogate in a file's text: unreadable, below)
-      except Unreadable as e: bad[module] = f"unreadable: {e}"; continue
-      except UnicodeEncodeError: bad[module] = "unreadable: text that cannot be encoded as UTF-8"; continue
-      except Exception as e: bad[module] = f"not compared: the extraction failed ({type(e).__name__})"; continue
-      if text is not None: texts[module] = text
+      except Unreadable as e: bad[module.name] = f"unreadable: {e}"; continue
+      except UnicodeEncodeError: bad[module.name] = "unreadable: text that cannot be encoded as UTF-8"; continue
+      except Exception as e: bad[module.name] = f"not compared: the extraction failed ({type(e).__name__})"; continue
+      if text is not None: texts[module.name] = text
     return texts, bad
   texts, _ = texts_of(starter)
   for module, got in unwrapped(texts).items():
@@ -104,7 +103,7 @@ def bytecode_similarity(listings:dict, names:list[str], modules:list[str]) -> di
         out[(module, a, b)] = (shared / len(fa), shared / len(fb))
   return out
 
-def similarity(submissions:Path, out:Path, source:Path, starter:Path, modules:list[str], noise:int=25) -> list[dict]:
+def similarity(submissions:Path, out:Path, modules:list[Module], starter:Path, noise:int=25) -> list[dict]:
   """Rank every pair of learners per module; returns the rows of similarity.csv (highest first, then the problem rows)."""
   from copydetect import CopyDetector
   import shutil
@@ -113,7 +112,8 @@ def similarity(submissions:Path, out:Path, source:Path, starter:Path, modules:li
   out = Path(out)
   for sub in ("code", "starter"): shutil.rmtree(out / sub, ignore_errors=True)
   out.mkdir(parents=True, exist_ok=True)
-  names, files, listings, problems = extract(Path(submissions), Path(source), Path(starter), modules, out)
+  names, files, listings, problems = extract(Path(submissions), modules, Path(starter), out)
+  modules = [m.name for m in modules]
   text = {}
   if files >= 2:
     logging.getLogger().setLevel(logging.ERROR)

@@ -27,27 +27,28 @@ class Submission:
   missing: str = ""                                       # why there is no notebook ("" when there is one)
   opened_hints: bytes|None = None                         # the learner's record of opened hints (hints.OPENED_FILE)
 
-def answer_files(source_dir:Path) -> list[str]:
-  """Relative paths of the module's answer files: text files with a solution region (notebooks aside)."""
+def answer_files(folder:Path) -> list[str]:
+  """Relative paths of a module folder's answer files: text files with a solution region (notebooks aside)."""
   out = []
-  for path in sorted(Path(source_dir).rglob("*")):
+  for path in sorted(Path(folder).rglob("*")):
     if not path.is_file() or path.suffix == ".ipynb" or "__pycache__" in path.parts: continue
     try:
-      if has_solution_region(path.read_text()): out.append(str(path.relative_to(source_dir)))
+      if has_solution_region(path.read_text()): out.append(str(path.relative_to(folder)))
     except (UnicodeDecodeError, OSError): pass
   return out
 
-def read_submission(source_dir:Path, submission_root:Path, module:str, learner_files:list[str]=()) -> Submission:
-  """Read everything the grader needs of `submission_root/module` once (symbolic links refused, see safe_file)."""
-  rel = Path(module) / f"{module}.ipynb"
+def read_submission(module, submission_root:Path) -> Submission:
+  """Read everything the grader needs of a learner's folder of `module` (core/module.py) under `submission_root`, once
+  (symbolic links refused, see safe_file): the notebook, the answer files and the module's `learner_files`."""
+  rel = Path(module.name) / f"{module.name}.ipynb"
   text = read_safe(submission_root, rel)
   out = Submission(notebook_text=text)
   if text is None:
-    linked = os.path.islink(Path(submission_root) / rel) or os.path.islink(Path(submission_root) / module)
+    linked = os.path.islink(Path(submission_root) / rel) or os.path.islink(Path(submission_root) / module.name)
     out.missing = f"no notebook at {rel}" + (" (a symbolic link is not followed)" if linked else "")
-  for name in list(learner_files) + answer_files(source_dir):
-    if (data := read_safe(submission_root, Path(module) / name)) is not None: out.files[str(name)] = data
-  out.opened_hints = read_safe(submission_root, Path(module) / OPENED_FILE)
+  for name in list(module.settings["learner_files"]) + module.answer_files:
+    if (data := read_safe(submission_root, Path(module.name) / name)) is not None: out.files[str(name)] = data
+  out.opened_hints = read_safe(submission_root, Path(module.name) / OPENED_FILE)
   return out
 
 NBGRADER_TYPES = {"grade_id": (str,), "solution": (bool,), "grade": (bool,), "locked": (bool,), "task": (bool,), "points": (int, float)}
@@ -123,15 +124,15 @@ def assemble(source:NotebookNode, submission:NotebookNode|None) -> NotebookNode:
     cell.source = learner.source if learner is not None else clear_solutions(cell.source)
   return nb
 
-def prepare_workdir(source_dir:Path, submission:Path|dict[str, bytes]|None, workdir:Path, learner_files:list[str]=()):
+def prepare_workdir(folder:Path, submission:Path|dict[str, bytes]|None, workdir:Path, learner_files:list[str]=()):
   """Copy the module's support files into `workdir`. Answer files (files with solution regions in the source) come
   from the submission (`Submission.files`, or a folder read here once), or as released stubs where the learner has
   none; `learner_files` (a checkpoint, say) come from the submission only; every other file comes from the source.
   `submission` None: the source's own files (the reference run)."""
   if isinstance(submission, (str, Path)):
-    files = {str(n): d for n in list(learner_files) + answer_files(source_dir) if (d := read_safe(submission, n)) is not None}
+    files = {str(n): d for n in list(learner_files) + answer_files(folder) if (d := read_safe(submission, n)) is not None}
   else: files = submission
-  shutil.copytree(source_dir, workdir, dirs_exist_ok=True, ignore=IGNORED)
+  shutil.copytree(folder, workdir, dirs_exist_ok=True, ignore=IGNORED)
   if files is None: return
   for name in learner_files:
     target = workdir / name
@@ -139,7 +140,7 @@ def prepare_workdir(source_dir:Path, submission:Path|dict[str, bytes]|None, work
     if name in files:
       target.parent.mkdir(parents=True, exist_ok=True)
       target.write_bytes(files[name])
-  for name in answer_files(source_dir):
+  for name in answer_files(folder):
     if name in learner_files: continue
     path = workdir / name
     if name in files: path.write_bytes(files[name])

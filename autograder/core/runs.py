@@ -8,14 +8,15 @@ from dataclasses import replace
 from pathlib import Path
 from nbformat.v4 import new_code_cell
 from autograder.core import sandbox
-from autograder.core.assemble import assemble, prepare_workdir, read_notebook, remove_tree
+from autograder.core.assemble import assemble, prepare_workdir, remove_tree
 from autograder.core.cause import run_cause
 from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test, without_hidden
-from autograder.core.course import DATA, PACKAGE, notebook_path
+from autograder.core.course import DATA, PACKAGE
 from autograder.core.execute import limits, run_notebook, run_parent
 from autograder.core.limits import Limits
+from autograder.core.module import Module
 from autograder.core.results import Outcome, ReferenceRun, RunStatus, from_json, write_json
-from autograder.core.settings import cell_setting, module_settings
+from autograder.core.settings import cell_setting
 from autograder.core.transform import RECORDER, prepare
 from autograder.core.verdict import outcome
 
@@ -39,16 +40,16 @@ def copy_db(src:Path|None, dst:Path):
   except sqlite3.Error: pass
 
 @contextmanager
-def run_folder(module:str, source_dir:Path, files:dict[str, bytes]|None, learner_files:list[str], seed_db:Path|None, sandboxed:bool, prefix:str="grade"):
+def run_folder(module:Module, files:dict[str, bytes]|None, seed_db:Path|None, sandboxed:bool, prefix:str="grade"):
   """The one set-up of every run of a module (a grading run, a mutation session): a fresh folder under the temporary
   folder holding the working copy of the module (its support files, with the learner's `files`; None: the source's
   own), a copy of the tinygrad cache `seed_db`, and the grader's package where the kernel imports it from. Yields
   (run folder, working folder, the environment the kernel needs); the folder is removed afterwards, whatever the
   kernel left in it."""
-  run_dir = Path(tempfile.mkdtemp(prefix=f"{prefix}-{module}-", dir=run_parent()))
+  run_dir = Path(tempfile.mkdtemp(prefix=f"{prefix}-{module.name}-", dir=run_parent()))
   try:
-    workdir = run_dir / module
-    prepare_workdir(Path(source_dir), files, workdir, learner_files)
+    workdir = run_dir / module.name
+    prepare_workdir(module.folder, files, workdir, module.settings["learner_files"])
     copy_db(seed_db, run_dir / "cache.db")
     sandbox.provide_package(run_dir, sandboxed)
     yield run_dir, workdir, {"CACHEDB": str(run_dir / "cache.db"), "WORKBOOK_DATA": str(DATA)}
@@ -73,7 +74,7 @@ def _checker_notebook(prepared, assembled):
   out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
   return out
 
-def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None,
+def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None,
                errors:list|None=None) -> tuple[dict[str, Outcome], RunStatus, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
@@ -82,7 +83,7 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
   writes its cache there. `errors`, a list: gets {"cell", "error"} for each cell other than a test that raised (the
   canary's set-up failures)."""
-  settings = module_settings(nb)
+  settings = module.settings
   prepared = prepare(nb, learner=learner)
   parts = [prepared]
   if any(is_isolated(c) for c in prepared.cells):
@@ -92,10 +93,10 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
   outcomes, status, message = {}, RunStatus.COMPLETED, ""
   for part in parts:
     seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
-    with run_folder(module, Path(source_root) / module, files, settings["learner_files"], seed, sandboxed=ok) as (run_dir, workdir, env):
+    with run_folder(module, files, seed, sandboxed=ok) as (run_dir, workdir, env):
       allowed = Limits.of(settings) if learner else Limits.of(settings).scaled(REFERENCE_SLACK)
       prefix = sandbox_prefix(run_dir, workdir, settings, allowed, learner) if ok else []
-      cell_limit, limit = limits(nb)
+      cell_limit, limit = limits(module.notebook)
       slack = 1.0 if learner else REFERENCE_SLACK
       run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=env, limits=allowed)
       if not learner:
@@ -108,12 +109,12 @@ def run_module(nb, module:str, source_root:Path, files:dict[str, bytes]|None, le
     if run.status != RunStatus.COMPLETED and status == RunStatus.COMPLETED: status, message = run.status, run.message
   return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
 
-def module_key(source_dir:Path) -> str:
+def module_key(module:Module) -> str:
   """What a reference run depends on: every file of the module and of the grader, the libraries' versions, Python,
   the machine's architecture and the device."""
   h = hashlib.sha256()
-  for path in sorted(p for p in Path(source_dir).rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-    h.update(str(path.relative_to(source_dir)).encode()); h.update(path.read_bytes())
+  for path in sorted(p for p in module.folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    h.update(str(path.relative_to(module.folder)).encode()); h.update(path.read_bytes())
   for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):   # every file of the grader
     h.update(str(path.relative_to(PACKAGE)).encode()); h.update(path.read_bytes())
   for pkg in ("tinygrad", "torch", "numpy"):
@@ -144,13 +145,13 @@ def prune(folder:Path, module:str, visible:bool, keep:int=KEEP_VERSIONS, tag:str
       for part in (".json", ".db", ".db-wal", ".db-shm", ".tmp"): old.with_suffix(part).unlink(missing_ok=True)
       old.with_suffix(".lock").unlink(missing_ok=True)
 
-def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) -> ReferenceRun:
+def reference(module:Module, on_cell=None, visible:bool=False) -> ReferenceRun:
   """The reference run's outcome per test cell, computed once per version of the module and cached. `visible`: the run
   of the learner's copy instead (the solution with every hidden-test region removed, the oracle kept): the values
   release ships for the visible checks (authoring/ship.py), computed where no hidden input exists."""
   folder = cache_root() / "reference"
   folder.mkdir(parents=True, exist_ok=True)
-  path = folder / f"{module}{device_tag()}-{module_key(Path(source_root) / module)}{'-visible' if visible else ''}.json"
+  path = folder / f"{module.name}{device_tag()}-{module_key(module)}{'-visible' if visible else ''}.json"
   with open(path.with_suffix(".lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
     if path.is_file():
@@ -159,17 +160,16 @@ def reference(module:str, source_root:Path, on_cell=None, visible:bool=False) ->
       else:
         os.utime(path)                                     # most recently used: the last to be pruned
         return result
-    source = read_notebook(notebook_path(source_root, module))
+    source = module.fresh()
     if visible:
       for cell in source.cells:
         if is_test(cell): cell.source = without_hidden(cell.source)
     start = time.monotonic()
-    tests, status, message, _ = run_module(assemble(source, source), module, source_root, None, learner=False, on_cell=on_cell,
-                                           seed_db=path.with_suffix(".db"))
+    tests, status, message, _ = run_module(assemble(source, source), module, None, learner=False, on_cell=on_cell, seed_db=path.with_suffix(".db"))
     result = ReferenceRun(status, message, round(time.monotonic() - start, 2), tests, str(path.with_suffix(".db")))
     if result.clean:
       tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
       write_json(tmp, result, indent=None)
       tmp.replace(path)
-  prune(folder, module, visible)
+  prune(folder, module.name, visible)
   return result

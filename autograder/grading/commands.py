@@ -2,21 +2,21 @@
 from __future__ import annotations
 import sys
 from pathlib import Path
-from autograder.core.course import module_names, resolve
 
 # Each command imports what it runs when it is run: `autograder check` must not load nbgrader, copydetect or tqdm
 # (seconds at every start). Start-up time is the only reason for an import inside a function in this package.
 
 def cmd_grade(args) -> int:
   from tqdm import tqdm
+  from autograder.core.module import modules_of
   from autograder.grading.grade import grade
   from autograder.core.report import table, write
-  source, submission = Path(args.source), Path(args.submission)
-  modules = resolve(args.modules, module_names(source))
+  submission = Path(args.submission)
+  modules = modules_of(Path(args.source), args.modules)
   bar = tqdm(total=len(modules), desc="grading", unit="module", file=sys.stderr, disable=True if args.quiet else None)
-  def cell(done, total): bar.set_postfix_str(f"{modules[bar.n]}: cell {done}/{total}")
+  def cell(done, total): bar.set_postfix_str(f"{modules[bar.n].name}: cell {done}/{total}")
   def module(m): bar.set_postfix_str(f"{m.module}: {m.score:g}/{m.max_score:g}"); bar.update()
-  report = grade(modules, source, submission, on_module=module, on_cell=cell)
+  report = grade(modules, submission, on_module=module, on_cell=cell)
   bar.close()
   if not args.quiet: print(table(report))
   write(report, args.json, args.markdown)

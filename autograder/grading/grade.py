@@ -6,49 +6,47 @@ run (their answers with the trusted cells, oracle cut out, in the sandbox), then
 from __future__ import annotations
 import sys, time, traceback
 from pathlib import Path
-from autograder.core.assemble import Unreadable, answer_files, assemble, parse_notebook, read_notebook, read_submission
+from autograder.core.assemble import Unreadable, assemble, parse_notebook, read_submission
 from autograder.core.cause import explain
-from autograder.core.cells import grade_id, hint, is_answer, is_test, points, task_titles
-from autograder.core.course import notebook_path
-from autograder.core.results import Flag, ModuleResult, ModuleStatus, Outcome, Report, RunStatus, TestResult, TestStatus
+from autograder.core.cells import grade_id, hint, is_answer, is_test, points
 from autograder.core.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
-from autograder.core.settings import module_settings
+from autograder.core.module import Module
+from autograder.core.results import Flag, ModuleResult, ModuleStatus, Outcome, Report, RunStatus, TestResult, TestStatus
+from autograder.core.runs import reference, run_module
 from autograder.core.transform import hidden_text, notebook_sites, visible_strings
 from autograder.core.verdict import Redactor, judge
 from autograder.grading.flags import flags
-from autograder.core.runs import reference, run_module
 
 def _unexecuted(source, message:str, status:TestStatus=TestStatus.NOT_RUN) -> list[TestResult]:
   return [TestResult(grade_id(c), None, points(c), status, 0.0, message) for c in source.cells if is_test(c)]
 
-def learner_answers(assembled, source_dir:Path, files:dict[str, bytes]) -> list[tuple[str, str]]:
+def learner_answers(assembled, module:Module, files:dict[str, bytes]) -> list[tuple[str, str]]:
   """(where, text) of the learner's answer cells and answer files, for the flags and the similarity report."""
   out = [(grade_id(c) or f"cell {i + 1}", c.source) for i, c in enumerate(assembled.cells) if is_answer(c)]
-  for name in answer_files(source_dir):
+  for name in module.answer_files:
     try:
       if name in files: out.append((name, files[name].decode()))
     except UnicodeDecodeError: pass
   return out
 
-def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=None) -> ModuleResult:
+def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleResult:
   """One module's part of the report; `on_cell(done, total)` is called as code cells finish. The submission is read
   once, here (assemble.read_submission); nothing later opens the submission folder."""
   start = time.monotonic()
-  source = read_notebook(notebook_path(source_root, module))     # the trusted source must read; if not, that is ours to fix
-  settings = module_settings(source)
+  source = module.notebook                                 # the trusted source must read; if not, that is ours to fix
   status, message, tests, module_flags, used, opened = ModuleStatus.GRADED, "", None, [], "", None
-  mine = read_submission(Path(source_root) / module, Path(submission_root), module, settings["learner_files"])
+  mine = read_submission(module, Path(submission_root))
   if mine.notebook_text is None: status, message = ModuleStatus.MISSING, mine.missing
   else:
     try: submission = parse_notebook(mine.notebook_text)
-    except Unreadable as e: status, message = ModuleStatus.UNREADABLE, f"cannot read {module}.ipynb: {e}"
+    except Unreadable as e: status, message = ModuleStatus.UNREADABLE, f"cannot read {module.name}.ipynb: {e}"
   if status == ModuleStatus.GRADED:
-    ref = reference(module, source_root, on_cell=on_cell)
+    ref = reference(module, on_cell=on_cell)
     assembled = assemble(source, submission)
-    got, run_status, run_message, used = run_module(assembled, module, source_root, mine.files, learner=True,
-                                                    on_cell=on_cell, seed_db=Path(ref.db) if ref.db else None)
+    got, run_status, run_message, used = run_module(assembled, module, mine.files, learner=True, on_cell=on_cell,
+                                                    seed_db=Path(ref.db) if ref.db else None)
     redact = Redactor(hidden_text(source))
-    titles = {grade_id(source.cells[i]): t for i, t in task_titles(source).items()}
+    titles = module.titles
     missing = Outcome()
     known = notebook_sites(source)
     shown = visible_strings(source) | {str(o.name) for t in ref.tests.values() for o in t.observations if not o.hidden}
@@ -58,36 +56,36 @@ def grade_module(module:str, source_root:Path, submission_root:Path, on_cell=Non
     explain(tests, {k: v.cause for k, v in got.items()}, source)     # causes, told as the self-check does
     for t in tests: t.message = redact(t.message)
     hinted = collect_hints(source)
-    hints = {grade_id(c): hint(c, hint_pointer(module, titles.get(grade_id(c), "")) if titles.get(grade_id(c)) in hinted else "") for c in source.cells if is_test(c)}
+    hints = {grade_id(c): hint(c, hint_pointer(module.name, titles.get(grade_id(c), "")) if titles.get(grade_id(c)) in hinted else "") for c in source.cells if is_test(c)}
     for t in tests:
       if t.status != TestStatus.PASSED and hints.get(t.id): t.hint = hints[t.id]
     opened = opened_hints(mine.opened_hints, hinted).get("hints_opened")
     if run_status != RunStatus.COMPLETED: status, message = ModuleStatus(run_status), redact(run_message)
     banned = set().union(*(set(t.forbidden) for t in ref.tests.values()))
-    module_flags = flags(learner_answers(assembled, Path(source_root) / module, mine.files), settings["allow_flags"], banned)
+    module_flags = flags(learner_answers(assembled, module, mine.files), module.settings["allow_flags"], banned)
     module_flags += [Flag(t.id, "forged observation", t.forged) for t in tests if t.forged]
   if tests is None: tests = _unexecuted(source, message)
-  return ModuleResult(module, status, message, used, module_flags, hints_opened=opened, score=sum(t.score for t in tests),
+  return ModuleResult(module.name, status, message, used, module_flags, hints_opened=opened, score=sum(t.score for t in tests),
                       max_score=sum(t.max_score for t in tests), seconds=round(time.monotonic() - start, 2), tests=tests)
 
-def failed_module(module:str, source_root:Path, error:Exception, seconds:float=0.0) -> ModuleResult:
+def failed_module(module:Module, error:Exception, seconds:float=0.0) -> ModuleResult:
   """A module whose grading raised in the grader (a bug of ours, or input we did not foresee): its tests, unscored,
   with a message that names the exception's type only (its text may quote what the learner's files hold)."""
   message = f"the grader failed on this module ({type(error).__name__}); the other modules were graded: tell your instructor"
-  try: tests = _unexecuted(read_notebook(notebook_path(source_root, module)), message)
+  try: tests = _unexecuted(module.notebook, message)
   except Exception: tests = []
-  return ModuleResult(module, ModuleStatus.GRADER_ERROR, message, "", [], score=0.0, max_score=sum(t.max_score for t in tests),
+  return ModuleResult(module.name, ModuleStatus.GRADER_ERROR, message, "", [], score=0.0, max_score=sum(t.max_score for t in tests),
                       seconds=round(seconds, 2), tests=tests)
 
-def grade(modules:list[str], source_root:Path, submission_root:Path, on_module=None, on_cell=None) -> Report:
+def grade(modules:list[Module], submission_root:Path, on_module=None, on_cell=None) -> Report:
   """Every module's part of the report. A module whose grading raises becomes a `grader_error` row of that module (the
   traceback goes to stderr, for the instructor): no module can cost another its grade."""
   results = []
   for module in modules:
     start = time.monotonic()
-    try: results.append(grade_module(module, source_root, submission_root, on_cell))
+    try: results.append(grade_module(module, submission_root, on_cell))
     except Exception as e:
       traceback.print_exc(file=sys.stderr)
-      results.append(failed_module(module, source_root, e, time.monotonic() - start))
+      results.append(failed_module(module, e, time.monotonic() - start))
     if on_module: on_module(results[-1])
   return Report.of(results)

@@ -4,6 +4,7 @@ grading every generated mutant of every module takes tens of minutes, so CI does
 import ast, time
 from toy_course import write_toy_course
 from autograder.authoring.mutagen import generate, sample, scope_at
+from autograder.core.module import Module
 
 SOURCE = '''from statistics import median
 def helper(a, scale=1.0, *, repeats=5):
@@ -70,7 +71,7 @@ def test_a_generated_session_scores_tasks_and_survives_a_dead_kernel(tmp_path):
                      '"new": "import os; os._exit(1)"}]\n')
   equivalent = tmp_path / "equivalent.txt"
   start = time.monotonic()
-  result = run("01_toy", source, mutants, generate_mutants=True, equivalent_file=equivalent)
+  result = run(Module("01_toy", source), mutants, generate_mutants=True, equivalent_file=equivalent)
   assert time.monotonic() - start < 120
   assert not result["control"] and result["status"] == "completed" and result["restarts"] == 1
   by_name = {m["name"]: m for m in result["mutants"]}
@@ -101,7 +102,7 @@ def test_a_mutant_caught_by_one_test_skips_its_others_and_a_live_one_runs_all(tm
                      '"tests": ["test_square", "test_double"]},\n'
                      '{"name": "double off by one", "target": "ans_double", "old": "return 1 * x // 1 * 2", "new": "return 1 * x // 1 * 2 + 1", '
                      '"tests": ["test_square", "test_double"]}]\n')
-  result = run("01_toy", source, mutants)
+  result = run(Module("01_toy", source), mutants)
   assert not result["control"] and result["status"] == "completed"
   assert result["solution_seconds"] is not None and 0 < result["solution_seconds"] < result["seconds"]   # set-up and control, timed
   by_name = {m["name"]: m for m in result["mutants"]}

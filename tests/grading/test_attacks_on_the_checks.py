@@ -8,6 +8,7 @@ from autograder.grading.grade import grade_module
 from autograder.core.runs import cache_root
 from autograder.core.sandbox import available
 from autograder.core.results import to_json
+from autograder.core.module import Module
 
 pytestmark = pytest.mark.slow          # grades module 01
 
@@ -101,7 +102,7 @@ def test_an_attack_earns_nothing_and_is_flagged(tmp_path, attack):
   code, expected_flags, *cell = ATTACKS[attack]
   report = tmp_path / "report.json"
   code = code.replace("__REPO__", str(REPO)).replace("__CACHE__", str(cache_root())).replace("__REPORT__", str(report))
-  result = to_json(grade_module(MODULE, SOLUTIONS, submit(tmp_path, code, *cell)))
+  result = to_json(grade_module(Module(MODULE, SOLUTIONS), submit(tmp_path, code, *cell)))
   assert result["score"] == 0, [(t["id"], t["status"], t["message"]) for t in result["tests"]]
   assert expected_flags <= rules(result), result["flags"]
   assert result["sandbox"] == "bubblewrap"
@@ -112,7 +113,7 @@ def test_without_the_sandbox_the_disk_attack_would_pay(tmp_path, monkeypatch):
   code = ATTACKS["reads the solutions, the reference observations and the repository from disk"][0]
   code = code.replace('places += [v for v in os.environ.values() if v.startswith("/")]', "")   # unsandboxed, TMPDIR is the whole /tmp
   monkeypatch.setenv("AUTOGRADER_SANDBOX", "off"); available.cache_clear()
-  try: result = to_json(grade_module(MODULE, SOLUTIONS, submit(tmp_path, code.replace("__REPO__", str(REPO)).replace("__CACHE__", "/nonexistent"))))
+  try: result = to_json(grade_module(Module(MODULE, SOLUTIONS), submit(tmp_path, code.replace("__REPO__", str(REPO)).replace("__CACHE__", "/nonexistent"))))
   finally: monkeypatch.delenv("AUTOGRADER_SANDBOX"); available.cache_clear()
   assert result["sandbox"].startswith("none") and result["score"] > 0
 
@@ -130,7 +131,7 @@ def test_a_counter_written_by_the_answer_earns_no_fusion_point(tmp_path):
   """Issue 33, finding 12: `GlobalCounters.kernel_count += 2` after a fused expression earned module 01's fusion point:
   a counter read in the learner's process decided it alone. The test now counts the kernels inside tinygrad's dispatch
   (kernels_during) and observes their kinds, which writing the counter does not change."""
-  result = to_json(grade_module(MODULE, SOLUTIONS, submit(tmp_path, COUNTER, answer="ans_fusion")))
+  result = to_json(grade_module(Module(MODULE, SOLUTIONS), submit(tmp_path, COUNTER, answer="ans_fusion")))
   fusion = next(t for t in result["tests"] if t["id"] == "test_fusion")
   assert fusion["status"] == "failed" and fusion["score"] == 0, fusion
   assert "relu_sum_unfused" in fusion["message"] and "monkeypatching" in rules(result)

@@ -56,7 +56,7 @@ def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tm
   """Before: 03 +5 (maximum/leaky_relu/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot), 06 +2
   (rms_norm_backward by autograd)."""
   answer, code, tests = STORED[module]
-  result = to_json(grade_module(module, SOLUTIONS, submit(tmp_path, code, answer, module=module)))
+  result = to_json(grade_module(Module(module, SOLUTIONS), submit(tmp_path, code, answer, module=module)))
   got = by_id(result)
   assert all(got[t]["score"] == 0 for t in tests), [(t, got[t]["status"], got[t]["message"]) for t in tests]
   assert "forbidden function" in rules(result), result["flags"]
@@ -91,6 +91,7 @@ make_tensors = find_draw = make_ranges = relu_sum_fused = fusion_bill = time_fn 
 SKIP = '''
 from autograder import CheckSkipped
 from autograder.core.results import to_json
+from autograder.core.module import Module
 def find_draw(target, seeds, max_calls): raise CheckSkipped("no device for this")
 '''
 
@@ -108,7 +109,7 @@ def _decoded(text:str) -> str:
 def attacked(tmp_path_factory):
   """Module 01's starter with three attacks in three answer cells, graded once."""
   tmp = tmp_path_factory.mktemp("round2")
-  ref = to_json(reference(MODULE, SOLUTIONS))
+  ref = to_json(reference(Module(MODULE, SOLUTIONS)))
   forged = [{k: r[k] for k in ("site", "k", "kind")} | {"actual": r["expected"], "name": "x"} for r in ref["tests"]["test_count_kernels"]["observations"]]
   root = submit(tmp, _forger(forged), "ans_count_kernels")
   import nbformat
@@ -118,7 +119,7 @@ def attacked(tmp_path_factory):
     if grade_id(c) == "ans_make_tensors": c.source = LEAK
     if grade_id(c) == "ans_make_random": c.source = SKIP
   nbformat.write(nb, str(path))
-  return to_json(grade_module(MODULE, SOLUTIONS, root))
+  return to_json(grade_module(Module(MODULE, SOLUTIONS), root))
 
 @needs_sandbox
 @pytest.mark.slow
@@ -237,7 +238,7 @@ def test_hogs_graded_beside_an_honest_learner_do_not_change_its_score(tmp_path):
   shutil.copytree(SOLUTIONS / MODULE, folders["honest"] / MODULE)
   for cell, code in HOGS.items():
     folders[cell] = submit(tmp_path / cell, textwrap.dedent(code), cell)
-  reference(MODULE, SOLUTIONS)                             # cached first, so that the gradings run the learners' part only
+  reference(Module(MODULE, SOLUTIONS))                             # cached first, so that the gradings run the learners' part only
   runs = {name: subprocess.Popen([sys.executable, "-m", "autograder.cli", "grade", str(folder), "--modules", MODULE, "--quiet",
                                   "--json", str(tmp_path / f"{name}.json")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
           for name, folder in folders.items()}

@@ -156,7 +156,7 @@ def test_a_grader_failure_in_one_module_is_that_modules_row(tmp_path, course, mo
   from autograder.grading import grade as grading
   real = grading.grade_module
   def flaky(module, *args, **kwargs):
-    if module == "02_toy": raise KeyError("something the learner wrote")
+    if module.name == "02_toy": raise KeyError("something the learner wrote")
     return real(module, *args, **kwargs)
   monkeypatch.setattr(grading, "grade_module", flaky)
   modules, report = run_grade(tmp_path, *course)

@@ -8,6 +8,7 @@ from autograder.core.course import REPO
 from autograder.grading.grade import grade_module
 from autograder.core.sandbox import available
 from autograder.core.results import to_json
+from autograder.core.module import Module
 
 pytestmark = pytest.mark.slow          # grades module 07
 
@@ -45,7 +46,7 @@ def fake_clock_submission(tmp_path):
 
 @needs_sandbox
 def test_a_faked_clock_does_not_pass_the_speed_budget(tmp_path):
-  result = to_json(grade_module(MODULE, SOLUTIONS, fake_clock_submission(tmp_path)))
+  result = to_json(grade_module(Module(MODULE, SOLUTIONS), fake_clock_submission(tmp_path)))
   status = {t["id"]: (t["status"], t["message"]) for t in result["tests"]}
   assert status["test_budget"][0] == "failed", status["test_budget"]
   assert "relative to CPU" in status["test_budget"][1], status["test_budget"]

@@ -8,6 +8,7 @@ from autograder.cli import main
 from autograder.core.cells import grade_id, task_titles
 from autograder.core.hints import HINTS_FILE, OPENED_FILE, parse_opened, MAX_OPENED_BYTES
 from autograder.authoring.release import differences
+from autograder.core.module import Module, modules_of
 from toy_course import answer, notebook
 
 def test_release_ships_the_hints_apart_from_the_notebook(course):
@@ -17,9 +18,9 @@ def test_release_ships_the_hints_apart_from_the_notebook(course):
   text = (projects / "01_toy" / HINTS_FILE).read_text()
   assert "Add x to itself" not in text and "Add x to itself" in base64.b64decode("".join(text.split())).decode()
   assert (projects / "01_toy" / ".released" / "01_toy.ipynb").read_text().count("Hints:") == 0
-  assert differences(["01_toy", "02_toy"], source, projects) == []
+  assert differences(modules_of(source), projects) == []
   (projects / "01_toy" / HINTS_FILE).write_text("changed\n")
-  assert differences(["01_toy"], source, projects) == [f"01_toy/{HINTS_FILE} (differs)"]
+  assert differences([Module("01_toy", source)], projects) == [f"01_toy/{HINTS_FILE} (differs)"]
   titles = task_titles(nbformat.read(str(notebook(source)), as_version=4))
   assert sorted(set(titles.values())) == ["Task 1.1", "Task 1.2"]          # a hint cell opens no task
   hidden = [c.metadata.get("autograder", {}).get("hidden_checks") for c in starter.cells if grade_id(c) and grade_id(c).startswith("test_")]
@@ -42,7 +43,7 @@ def test_hints_one_level_at_a_time(course, capsys):
   (projects / "02_toy" / HINTS_FILE).unlink()
   assert main(["hint", "02", "1.1", *p]) == 1
   assert "02_toy has no hints" in capsys.readouterr().out
-  assert differences(["01_toy"], course[0], projects) == []                     # the learner's record is not release's business
+  assert differences([Module("01_toy", course[0])], projects) == []                     # the learner's record is not release's business
 
 def test_opened_hints_file_is_untrusted_input():
   assert parse_opened(json.dumps({"opened": {"Task 1.1": 2}})) == {"Task 1.1": 2}

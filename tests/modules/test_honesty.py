@@ -14,6 +14,7 @@ from autograder.notebook.compare import strong
 from autograder.authoring.lint import lint_notebook
 from autograder.authoring.release import differences
 from autograder.core.results import to_json
+from autograder.core.module import Module
 from released import MARKERS, regions, texts
 
 SOLUTIONS, PROJECTS = REPO / "solutions", REPO / "projects"
@@ -41,7 +42,7 @@ ON_ITS_OWN = [m for m in MODULES if not (REPO / "tests" / "mutants" / f"{m}.py")
 @pytest.mark.slow
 @pytest.mark.parametrize("module", ON_ITS_OWN)
 def test_solution_gets_full_marks(module):
-  result = to_json(grade_module(module, SOLUTIONS, SOLUTIONS))
+  result = to_json(grade_module(Module(module, SOLUTIONS), SOLUTIONS))
   assert result["status"] == "graded", result["message"]
   graded = [t for t in result["tests"] if not skipped_for_hardware(t, module)]
   assert graded and sum(t["max_score"] for t in graded) > 0, summary(result)
@@ -59,7 +60,7 @@ def test_tests_keep_the_oracle_out_of_the_learners_run(module):
 @pytest.mark.parametrize("module", MODULES)
 def test_every_test_makes_an_observation_that_cannot_be_guessed(module):
   """A bool or a small count is easy to forge: each test cell also observes a value (see course/instructors/authoring.md)."""
-  ref = to_json(reference(module, SOLUTIONS))
+  ref = to_json(reference(Module(module, SOLUTIONS)))
   weak = [tid for tid, o in ref["tests"].items() if not (o.get("error") and o["error"][0] == "CheckSkipped")
           and not any(strong(r["kind"], r.get("expected")) for r in o["observations"])]
   assert not weak, f"test cells with only guessable observations: {weak}"
@@ -67,7 +68,7 @@ def test_every_test_makes_an_observation_that_cannot_be_guessed(module):
 @pytest.mark.slow
 @pytest.mark.parametrize("module", MODULES)
 def test_starter_gets_zero_and_runs_to_the_end(module):
-  result = to_json(grade_module(module, SOLUTIONS, PROJECTS))
+  result = to_json(grade_module(Module(module, SOLUTIONS), PROJECTS))
   assert result["status"] == "graded", result["message"]
   assert result["score"] == 0, summary(result)
   assert all(t["status"] in ("failed", "error") or skipped_for_hardware(t, module) for t in result["tests"]), summary(result)
@@ -75,7 +76,7 @@ def test_starter_gets_zero_and_runs_to_the_end(module):
 @pytest.mark.slow
 @pytest.mark.parametrize("module", MODULES)
 def test_projects_is_what_release_writes(module):
-  assert differences([module], SOLUTIONS, PROJECTS) == []
+  assert differences([Module(module, SOLUTIONS)], PROJECTS) == []
 
 def test_projects_holds_the_released_modules_only():
   assert sorted(p.name for p in PROJECTS.iterdir() if p.is_dir() and not p.name.startswith(".")) == MODULES

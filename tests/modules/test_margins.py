@@ -9,6 +9,7 @@ from autograder.authoring.ship import close_values
 from autograder.core.course import REPO, module_names
 from autograder.core.runs import reference
 from autograder.core.results import to_json
+from autograder.core.module import Module
 
 pytestmark = pytest.mark.slow          # reads every module's reference run (shared with the honesty tests)
 
@@ -24,7 +25,7 @@ PORTABLE = ["01_tensor_basics", "06_custom_ops", "10_inference", "13_kernel_opts
 
 def thin(module:str) -> list[str]:
   reviewed = load_reviewed(REVIEWED / f"{module}.txt")
-  rows = margins(module, SOLUTIONS, reviewed)
+  rows = margins(Module(module, SOLUTIONS), reviewed)
   # a reviewed entry is stale once its check is gone or clearly roomy: a timing listed as a property moves between runs
   stale = sorted(set(reviewed) - {r["site"] for r in rows if r["used"] > POLICY / 2})
   return [f"{r['test']} {r['site']}: used {r['used']:.3f} of its allowance ({r['kind']}, {r['allows']}): {r['name']}" for r in rows if r["thin"]] + \
@@ -38,9 +39,9 @@ def test_every_check_leaves_the_reference_a_margin(module):
 @pytest.mark.skipif(__import__("platform").machine() != "x86_64", reason="the second target is an x86-64 level")
 @pytest.mark.parametrize("module", PORTABLE)
 def test_the_reference_passes_with_its_margins_on_a_second_cpu_target(module, monkeypatch):
-  native = to_json(reference(module, SOLUTIONS))
+  native = to_json(reference(Module(module, SOLUTIONS)))
   monkeypatch.setenv("DEV", SECOND_TARGET)
-  other = to_json(reference(module, SOLUTIONS))
+  other = to_json(reference(Module(module, SOLUTIONS)))
   failing = {t: o.get("error") for t, o in other["tests"].items() if o["state"] != "ran" or (o.get("error") and o["error"][0] != "CheckSkipped")}
   assert other["status"] == "completed" and not failing, f"{module} under DEV={SECOND_TARGET}: {other['message']} {failing}"
   assert not thin(module), f"{module} under DEV={SECOND_TARGET}: thin margins:\n" + "\n".join(thin(module))

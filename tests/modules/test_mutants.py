@@ -8,6 +8,7 @@ from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.core.execute import limits
 from autograder.authoring.mutants import run
+from autograder.core.module import Module
 
 pytestmark = pytest.mark.slow          # grades wrong variants of every module
 
@@ -16,7 +17,7 @@ MODULES = [m for m in module_names(REPO / "solutions") if (MUTANTS / f"{m}.py").
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_mutant_loses_points(module):
-  result = run(module, REPO / "solutions", MUTANTS / f"{module}.py")
+  result = run(Module(module, REPO / "solutions"), MUTANTS / f"{module}.py")
   assert result["status"] == "completed" and not result["control"], (result["status"], result["control"])
   timeout = limits(read_notebook(notebook_path(REPO / "solutions", module)))[1]
   assert result["solution_seconds"] is not None and result["solution_seconds"] < timeout, f"the solution's set-up and tests took {result['solution_seconds']} s, the notebook's limit is {timeout} s"
