@@ -1,8 +1,7 @@
 """classroom/lms.py on its own: a gradebook.csv as grade-all writes it and a roster with the LMS columns, and the
-three exports byte for byte: a learner graded in one module only, a grading that did not finish, a late score, a
-learner not in the roster, one with no identifier, two sharing one, a module whose grading failed (its points
-unknown: 0), formula-like text quoted outside the identifier
-columns and left whole in them, a name outside ASCII."""
+three exports byte for byte: a learner graded in one module only, a grading that did not finish, a module whose
+grading failed (its points unknown: 0), a late score, a learner not in the roster, one with no identifier, two sharing
+one, formula-like text quoted outside the identifier columns and left whole in them, a name outside ASCII."""
 import pytest
 from autograder.classroom.gradebook import GradebookError
 from autograder.classroom.lms import export
