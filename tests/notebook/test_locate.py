@@ -19,16 +19,13 @@ def nb() -> dict:
   return names
 
 def compile_rule(fn):
-  """A library that rejects what it is given, holding it as a local."""
-  rewrite = fn
+  """A library that rejects what it is given, holding it as a local (its argument)."""
   raise RuntimeError("closures are not supported in pattern matchers")
 
 def outer(fn, other):
-  held = fn
   return inner(other)
 
 def inner(fn):
-  held = fn
   raise RuntimeError("deeper")
 
 def traceback_of(call, *args):
