@@ -1,8 +1,11 @@
 """Class-size grading on the toy course: one learner's crash, timeout or garbage does not touch another's result; the
-gradebook and feedback are right and safe; an interrupted run resumes instead of starting over."""
+gradebook and feedback are right and safe; an interrupted run resumes instead of starting over. Below, grade_all.py on
+its own, no grading: the loop with each learner's child stood in for (reports written, errors, resume, fetch records,
+a shard), the child's command and what it leaves, learners, the submission's fingerprint, the summary (pinned)."""
 import csv
 import shutil
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -98,3 +101,203 @@ def test_grade_all_exits_nonzero_and_names_a_learner_whose_grading_failed(tmp_pa
   done = grade_all(source, subs, out, "--modules", "01", "--timeout", "1")                      # ... and cut short
   assert done.returncode == 1 and "grader errors for 1 learner(s): ada" in done.stderr, (done.returncode, done.stderr[-2000:])
   assert book(out)[("ada", "")] == (0.0, "grader_error")                                         # not the earlier 5/5
+
+# ---- grade_all.py on its own: no grading (the reference run and each learner's child process stood in for) ----------
+
+def report_of(score:float) -> dict:
+  return {"score": score, "max_score": 2, "modules": [{"module": "01_toy", "status": "graded", "message": "", "flags": [], "score": score,
+          "max_score": 2, "seconds": 1.0, "tests": [{"id": "test_double", "task": "", "status": "passed" if score == 2 else "failed",
+          "score": score, "max_score": 2, "message": "" if score == 2 else "double(2): expected 4, got 5"}]}]}
+
+class Children:
+  """_grade_one as grade_all sees it: the child writes report.json (as `grade --json` does) or leaves nothing; a name in
+  `raises` makes the thread raise. Records who was graded."""
+  def __init__(self, reports:dict, raises=()): self.reports, self.raises, self.graded = reports, set(raises), []
+  def __call__(self, learner, out, source, modules, timeout, running):
+    self.graded.append(learner.name)
+    if learner.name in self.raises: raise RuntimeError("boom")
+    report = self.reports[learner.name]
+    if not report.get("error"): (out / "report.json").write_text(json.dumps(report))
+    return report
+
+@pytest.fixture
+def toy_class(tmp_path, monkeypatch):
+  """The toy course (one module), learners ada, bob and cyd with their notebooks, a hidden folder and a file; the
+  reference runs stood in for."""
+  import autograder.classroom.grade_all as ga
+  source = write_toy_course(tmp_path, modules=("01_toy",))
+  subs = tmp_path / "submissions"
+  for name in ("ada", "bob", "cyd"): learner(subs, source, name)
+  (subs / ".cache").mkdir(); (subs / "notes.txt").write_text("not a learner")
+  (subs / "fetched.csv").write_text("learner,commit,committed_at,due,ref,submitted_at,basis,note\n"
+                                    f"ada,{'a' * 40},2026-12-01T10:00:00+00:00,2026-12-01T23:59:00+00:00,refs/heads/main,,committer date,\n")
+  monkeypatch.setattr(ga, "reference", lambda module, source, **kw: {"tests": {}})
+  return ga, source, subs, tmp_path / "out"
+
+def test_grade_all_grades_each_learner_writes_what_it_got_and_resumes(toy_class, monkeypatch):
+  ga, source, subs, out = toy_class
+  children = Children({"ada": report_of(2), "bob": {"score": 0.0, "max_score": 0.0, "modules": [], "error": "grading bob did not finish (exit code -9)"}},
+                      raises={"cyd"})
+  monkeypatch.setattr(ga, "_grade_one", children)
+  done = ga.grade_all(subs, out, source, [], jobs=2)
+  assert sorted(children.graded) == ["ada", "bob", "cyd"]
+  assert {k: v for k, v in done.items() if k != "seconds"} == {"graded": 3, "skipped": 0, "learners": 3, "unused_overrides": [], "errors": ["bob", "cyd"]}
+  files = lambda name: sorted(p.name for p in (out / "feedback" / name).iterdir())
+  assert files("ada") == ["feedback.html", "feedback.md", "fetched.json", "report.json", "submission.sha256"]
+  assert files("bob") == files("cyd") == ["feedback.html", "feedback.md", "report.json"]           # no stamp: graded again next time
+  assert json.loads((out / "feedback/ada/fetched.json").read_text()) == {"commit": "a" * 40, "committed_at": "2026-12-01T10:00:00+00:00",
+         "due": "2026-12-01T23:59:00+00:00", "ref": "refs/heads/main", "basis": "committer date"}
+  assert json.loads((out / "feedback/cyd/report.json").read_text())["error"] == "grading cyd failed in grade-all (RuntimeError)"
+  assert (out / "fingerprints.json").is_file() and book(out) == {("ada", "01_toy"): (2.0, "graded"), ("bob", ""): (0.0, "grader_error"),
+                                                                 ("cyd", ""): (0.0, "grader_error")}
+  again = Children({"ada": report_of(0), "bob": report_of(1), "cyd": report_of(2)})
+  monkeypatch.setattr(ga, "_grade_one", again)
+  (subs / "fetched.csv").write_text("learner,commit\n")                          # fetch ran again and recorded nobody
+  done = ga.grade_all(subs, out, source, [])
+  assert sorted(again.graded) == ["bob", "cyd"] and (done["graded"], done["skipped"], done["errors"]) == (2, 1, [])
+  assert not (out / "feedback/ada/fetched.json").exists() and book(out)[("ada", "01_toy")] == (2.0, "graded")
+  nb = subs / "ada" / "projects" / "01_toy" / "01_toy.ipynb"
+  nb.write_text(nb.read_text() + " ")                                             # a changed submission is graded again
+  third = Children({"ada": report_of(0)})
+  monkeypatch.setattr(ga, "_grade_one", third)
+  assert ga.grade_all(subs, out, source, [])["graded"] == 1 and third.graded == ["ada"] and book(out)[("ada", "01_toy")] == (0.0, "graded")
+
+def test_grade_all_of_a_shard_grades_that_shards_learners(toy_class, monkeypatch):
+  ga, source, subs, out = toy_class
+  from autograder.classroom.shard import shard_of
+  children = Children({n: report_of(2) for n in ("ada", "bob", "cyd")})
+  monkeypatch.setattr(ga, "_grade_one", children)
+  mine = sorted(n for n in ("ada", "bob", "cyd") if shard_of(n, 2) == 1)
+  done = ga.grade_all(subs, out, source, [], shard=(1, 2))
+  assert sorted(children.graded) == mine == sorted(p.name for p in (out / "feedback").iterdir()) and done["learners"] == len(mine) > 0
+
+def test_reference_only_and_refusals_write_nothing(toy_class, tmp_path):
+  ga, source, subs, out = toy_class
+  assert ga.grade_all(subs, out, source, [], reference_only=True) == {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0,
+                                                                      "unused_overrides": [], "errors": []}
+  assert not out.exists()
+  (tmp_path / "empty").mkdir()
+  with pytest.raises(ga.GradebookError, match="no learner folder in it"): ga.grade_all(tmp_path / "empty", out, source, [])
+  with pytest.raises(ga.GradebookError, match="no such folder"): ga.grade_all(tmp_path / "nowhere", out, source, [])
+  assert not out.exists()
+
+CHILD = """import json, sys, time
+args = sys.argv[1:]
+open(args[args.index('--json') + 1] + '.argv', 'w').write(json.dumps(args))
+if 'slow' in args[args.index('grade') + 1]: time.sleep(60)
+if 'quiet' in args[args.index('grade') + 1]: sys.exit(3)
+open(args[args.index('--json') + 1], 'w').write(json.dumps({"score": 1, "max_score": 2, "modules": []}))
+"""
+
+def test_grade_one_runs_a_child_and_reads_what_it_left(tmp_path, monkeypatch):
+  import subprocess as sp
+  import autograder.classroom.grade_all as ga
+  real = sp.Popen
+  monkeypatch.setattr(sp, "Popen", lambda cmd, **kw: real([sys.executable, "-c", CHILD, *cmd[1:]], **kw))     # the child stood in for
+  for name in ("ada", "quiet", "slow"): (tmp_path / "subs" / name / "projects").mkdir(parents=True)
+  running = {}
+  out = tmp_path / "out" / "ada"
+  got = ga._grade_one(tmp_path / "subs" / "ada", out, tmp_path / "src", ["01_toy"], 30, running)
+  assert got == {"score": 1, "max_score": 2, "modules": []} and running == {}
+  assert json.loads((out / "report.json.argv").read_text()) == ["-m", "autograder.cli", "grade", str(tmp_path / "subs/ada/projects"), "--source",
+                                                               str(tmp_path / "src"), "--json", str(out / "report.json"), "--quiet", "--modules", "01_toy"]
+  out = tmp_path / "out" / "quiet"
+  out.mkdir(parents=True); (out / "report.json").write_text('{"score": 2, "max_score": 2, "modules": []}')    # an earlier run's
+  assert ga._grade_one(tmp_path / "subs" / "quiet", out, tmp_path / "src", [], 30, running) == {
+    "score": 0.0, "max_score": 0.0, "modules": [], "error": "grading quiet did not finish (exit code 3)"}
+  assert "--modules" not in json.loads((out / "report.json.argv").read_text())
+  slow = ga._grade_one(tmp_path / "subs" / "slow", tmp_path / "out" / "slow", tmp_path / "src", [], 0.5, running)
+  assert slow["error"].startswith("grading slow did not finish (exit code ") and running == {}
+
+@pytest.mark.xfail(strict=True, reason="bug: a learner's child killed at the timeout is never waited for, so its reason reads "
+                                       "'did not finish (exit code None)' (and the process stays a zombie until collected)")
+def test_a_child_killed_at_the_timeout_has_an_exit_code(tmp_path, monkeypatch):
+  import subprocess as sp
+  import autograder.classroom.grade_all as ga
+  real = sp.Popen
+  monkeypatch.setattr(sp, "Popen", lambda cmd, **kw: real([sys.executable, "-c", CHILD, *cmd[1:]], **kw))
+  (tmp_path / "subs" / "slow").mkdir(parents=True)
+  got = ga._grade_one(tmp_path / "subs" / "slow", tmp_path / "out", tmp_path / "src", [], 0.5, {})
+  assert "None" not in got["error"], got
+
+def test_learners_and_their_submission_folder(tmp_path):
+  import autograder.classroom.grade_all as ga
+  for name in ("bob", "ada", ".git", os.fsdecode(b"caf\xe9")): (tmp_path / name).mkdir()
+  (tmp_path / "zed.txt").write_text("")
+  (tmp_path / "alias").symlink_to(tmp_path / "ada")
+  assert [p.name for p in ga.learners(tmp_path)] == ["ada", "alias", "bob", os.fsdecode(b"caf\xe9")]
+  assert ga.learners(tmp_path / "nowhere") == [] and ga.learners(tmp_path / "zed.txt") == []
+  assert ga.submission_root(tmp_path / "ada") == tmp_path / "ada"                # a bare folder of modules
+  (tmp_path / "ada" / "projects").mkdir()
+  assert ga.submission_root(tmp_path / "ada") == tmp_path / "ada" / "projects"
+  (tmp_path / "bob" / "projects").symlink_to(tmp_path / "ada" / "projects")
+  assert ga.submission_root(tmp_path / "bob") == tmp_path / "bob"                # a linked projects/ is not taken
+
+def test_the_fingerprint_of_a_submission_is_what_its_grade_depends_on(tmp_path):
+  from autograder.classroom.grade_all import fingerprint
+  (tmp_path / "01_x" / "sub").mkdir(parents=True); (tmp_path / "02_y").mkdir()
+  (tmp_path / "01_x" / "01_x.ipynb").write_text("{}"); (tmp_path / "01_x" / "sub" / "a.py").write_text("a")
+  (tmp_path / "outside.txt").write_text("secret")
+  first = fingerprint(tmp_path, ["01_x"], "course")
+  assert first == fingerprint(tmp_path, ["01_x"], "course") and len(first) == 64
+  assert first != fingerprint(tmp_path, ["01_x"], "course v2")                  # the course changed
+  (tmp_path / "02_y" / "b.py").write_text("b"); (tmp_path / "notes.txt").write_text("n")
+  assert fingerprint(tmp_path, ["01_x"], "course") == first                       # another module, a file outside: no change
+  assert fingerprint(tmp_path, ["01_x", "02_y"], "course") != first
+  (tmp_path / "01_x" / "sub" / "a.py").write_text("A")
+  assert fingerprint(tmp_path, ["01_x"], "course") != first                       # a byte of a file
+  (tmp_path / "01_x" / "sub" / "a.py").write_text("a"); assert fingerprint(tmp_path, ["01_x"], "course") == first
+  (tmp_path / "01_x" / "sub" / "a.py").rename(tmp_path / "01_x" / "sub" / "b.py")
+  assert fingerprint(tmp_path, ["01_x"], "course") != first                       # a file's name
+  (tmp_path / "01_x" / "sub" / "b.py").rename(tmp_path / "01_x" / "sub" / "a.py")
+  (tmp_path / "01_x" / "link").symlink_to(tmp_path / "outside.txt")
+  linked = fingerprint(tmp_path, ["01_x"], "course")
+  (tmp_path / "outside.txt").write_text("changed")
+  assert linked != first and fingerprint(tmp_path, ["01_x"], "course") == linked   # a link by its target's name, never followed
+  (tmp_path / "linked_module").symlink_to(tmp_path / "01_x", target_is_directory=True)
+  assert fingerprint(tmp_path, ["linked_module"], "c") == fingerprint(tmp_path, ["missing"], "c")   # a linked module folder: as absent
+
+@pytest.mark.xfail(strict=True, reason="bug: a file in a learner's module folder whose name is not UTF-8 makes fingerprint raise "
+                                       "UnicodeEncodeError (str(path).encode()); grade_all calls it in its own thread, so one learner's "
+                                       "file name ends the grading of the whole class")
+def test_a_file_named_outside_utf8_does_not_end_the_fingerprint(tmp_path):
+  from autograder.classroom.grade_all import fingerprint
+  (tmp_path / "01_x").mkdir()
+  (tmp_path / "01_x" / os.fsdecode(b"caf\xe9.py")).write_text("x")
+  assert len(fingerprint(tmp_path, ["01_x"], "course")) == 64
+
+SUMMARY_ROWS = [
+  {"learner": "ada", "module": "01_x", "score": 4.5, "max_score": 5, "status": "graded", "flags": "", "raw_score": 5, "late_days": 1, "late_percent": 10, "override": ""},
+  {"learner": "ada", "module": "02_y", "score": 3, "max_score": 3, "status": "graded", "flags": "", "raw_score": 3, "late_days": 0, "late_percent": 0, "override": ""},
+  {"learner": "bob", "module": "01_x", "score": 0, "max_score": 5, "status": "missing", "flags": "", "raw_score": 0, "late_days": 0, "late_percent": 0, "override": ""},
+  {"learner": "cyd", "module": "", "score": 0, "max_score": 0, "status": "grader_error", "flags": "grading cyd did not finish (exit code -9)",
+   "raw_score": 0, "late_days": 0, "late_percent": 0, "override": ""},
+  {"learner": "dee", "module": "01_x", "score": 2.25, "max_score": 5, "status": "timeout", "flags": "ans_b, line 2: forbidden import",
+   "raw_score": 2.25, "late_days": 0, "late_percent": 0, "override": ""},
+  {"learner": "dee", "module": "02_y", "score": 1, "max_score": 3, "status": "graded", "flags": "fetch: note", "raw_score": 1, "late_days": 0, "late_percent": 0, "override": ""},
+  {"learner": "e`v|e", "module": "02_y", "score": 0.1, "max_score": 3, "status": "graded", "flags": "", "raw_score": 0.1, "late_days": 0, "late_percent": 0, "override": ""}]
+SUMMARY = """| learner | 01_x | 02_y | total |
+|---|---|---|---|
+| `ada` | 4.5/5 | 3/3 | 7.5/8 |
+| `bob` | 0/5 (missing) |  | 0/5 |
+| `cyd` |  |  | 0/0 |
+| `dee` | 2.25/5 (timeout) ⚑ | 1/3 ⚑ | 3.25/8 |
+| `e'v\\|e` |  | 0.1/3 | 0.1/3 |
+
+⚑: flags for review (see gradebook.csv); they do not change the score.
+"""
+
+def test_summary_is_the_gradebook_as_markdown_byte_for_byte(tmp_path):
+  from autograder.classroom.grade_all import summary
+  (tmp_path / "gradebook.json").write_text(json.dumps(SUMMARY_ROWS, indent=1))
+  assert summary(tmp_path) == SUMMARY
+  (tmp_path / "gradebook.json").write_text("[]")                                 # (grade-all and merge refuse an empty class first)
+  assert summary(tmp_path) == "| learner |  | total |\n|---|---|\n\n⚑: flags for review (see gradebook.csv); they do not change the score.\n"
+
+@pytest.mark.xfail(strict=True, reason="the summary shows a learner whose grading did not finish (a grader_error row, module '') as "
+                                       "blank cells and 0/0, with no status and no flag: the class summary hides the failure")
+def test_summary_marks_a_grading_that_did_not_finish(tmp_path):
+  from autograder.classroom.grade_all import summary
+  (tmp_path / "gradebook.json").write_text(json.dumps(SUMMARY_ROWS))
+  line = next(l for l in summary(tmp_path).splitlines() if l.startswith("| `cyd`"))
+  assert "grader_error" in line or "⚑" in line

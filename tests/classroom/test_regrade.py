@@ -1,14 +1,18 @@
 """A mid-term fix on the toy course: a small class graded, a test changed in the source (a tolerance loosened, so a
 learner gains; a hidden check added, so another loses), the class regraded, and the diff says exactly that, with the
 late policy and the overrides applied as before; the same from shards joined by merge; "unknown" against a gradebook
-that kept no fingerprints; and no hidden text in what a gradebook keeps."""
+that kept no fingerprints; and no hidden text in what a gradebook keeps. Below, regrade.py on its own, grade_all stood
+in for: what is copied from the earlier folder, what grade_all is asked, the changes written (pinned), a shard, refusals."""
 import csv
 import json
 import shutil
 from pathlib import Path
 import pytest
 from autograder.classroom import changes, fingerprints
-from autograder.classroom.gradebook import rebuild
+from autograder.classroom import regrade as regrade_module
+from autograder.classroom.grade_all import learners
+from autograder.classroom.gradebook import GradebookError, rebuild
+from autograder.classroom.late import Policy
 from autograder.classroom.shard import shard_of
 from classes import cli, files, learner
 from toy_course import answer, write_toy_course
@@ -136,3 +140,119 @@ def test_a_grading_that_did_not_finish_is_one_row_with_its_reason(tmp_path):
   assert found["rows"][0]["reason"] == "the grading did not finish now (see the flags of gradebook.csv)"
   assert found["rows"][1]["reason"] == "unknown" and found["only_after"] == ["eve"] and found["max_total"] == 2
   assert "new since the earlier grading (not compared): `eve`" in changes.summary(found)
+
+# ---- regrade.py on its own: grade_all stood in for (it is tested in test_grade_all.py), the earlier folder as reports ----
+
+CHANGES_CSV = ("learner,module,task,test,old_status,new_status,old_points,new_points,max_points,change,reason\r\n"
+               "bob,01_x,Task 1.1,test_a,failed,passed,0.0,2.0,2.0,2.0,unknown\r\n"
+               "cyd,01_x,Task 1.1,test_a,passed,failed,2.0,0.0,2.0,-2.0,unknown\r\n")
+CHANGES_MD = """# What the regrade changed
+
+3 learners compared on 01_x, final scores (late policy and overrides applied):
+
+- **1 learner gained** points: +2 in all, the most `bob` +2
+- **1 learner lost** points: -2 in all, the most `cyd` -2
+- 1 unchanged
+- new since the earlier grading (not compared): `dee`
+- in the earlier grading but not graded now: `eve`
+
+The earlier gradebook kept no record of what it was graded against (fingerprints.json): every reason is "unknown".
+
+## Per test
+
+| module | test | task | gained | lost | status | reason |
+|---|---|---|---|---|---|---|
+| 01_x | `test_a` | `Task 1.1` | 1 learner, +2 | 1 learner, -2 | failed → passed ×1, passed → failed ×1 | `unknown` |
+
+## Per learner
+
+| learner | before | after | change |
+|---|---|---|---|
+| `bob` | 0/2 | 2/2 | +2 |
+| `cyd` | 2/2 | 0/2 | -2 |
+
+Every change, per learner, module and test, with old and new status and points: `changes.csv`.
+"""
+
+class FakeGradeAll:
+  """grade_all as the regrade sees it: the learners it finds without a report (or in `regraded`) get `regraded`'s report,
+  the others keep the one the regrade copied; then the gradebook. Records its arguments and what it found copied."""
+  def __init__(self, regraded:dict): self.regraded, self.calls = regraded, []
+  def __call__(self, submissions, out, source, modules, jobs=2, timeout=3600, log=print, shard=None, policy=Policy(), overrides=()):
+    names = [l.name for l in learners(submissions) if shard is None or shard_of(l.name, shard[1]) == shard[0]]
+    copied = {n: (out / "feedback" / n / "report.json").read_text() for n in names if (out / "feedback" / n / "report.json").is_file()}
+    self.calls.append({"submissions": submissions, "out": out, "source": source, "modules": modules, "jobs": jobs, "timeout": timeout,
+                       "shard": shard, "policy": policy, "overrides": list(overrides), "copied": copied})
+    graded = 0
+    for n in names:
+      if n in self.regraded or n not in copied:
+        (out / "feedback" / n).mkdir(parents=True, exist_ok=True)
+        (out / "feedback" / n / "report.json").write_text(json.dumps(self.regraded[n])); graded += 1
+    built = rebuild(out, names, policy, overrides)
+    return {"graded": graded, "skipped": len(names) - graded, "learners": len(names), "seconds": 0.0,
+            "unused_overrides": built["unused_overrides"], "errors": built["errors"]}
+
+@pytest.fixture
+def earlier(tmp_path):
+  """old/: ada 2/2, bob 0/2, cyd 2/2 (her folder a link), eve 2/2; submissions/: ada, bob, cyd, dee and a hidden folder."""
+  old = _folder(tmp_path / "old", {"ada": _report(2), "bob": _report(0), "eve": _report(2)})
+  elsewhere = _folder(tmp_path / "elsewhere", {"cyd": _report(2)})
+  (old / "feedback" / "cyd").symlink_to(elsewhere / "feedback" / "cyd")
+  rebuild(old)
+  (old / "feedback" / "ada" / "feedback.md").write_text("ada's feedback, kept\n")
+  for name in ("ada", "bob", "cyd", "dee", ".git"): (tmp_path / "submissions" / name).mkdir(parents=True)
+  return old, tmp_path / "submissions"
+
+def test_regrade_keeps_unchanged_reports_regrades_the_rest_and_writes_the_changes(earlier, tmp_path, monkeypatch):
+  old, subs = earlier
+  fake = FakeGradeAll({"bob": _report(2), "cyd": _report(0), "dee": _report(2)})
+  monkeypatch.setattr(regrade_module, "grade_all", fake)
+  overrides = [{"learner": "ada", "module": "01", "test": "", "points": None, "note": "seen", "line": 2}]
+  done = regrade_module.regrade(old, subs, tmp_path / "new", tmp_path / "solutions", ["01_x"], jobs=3, timeout=60, log=print,
+                                policy=Policy(1, 10, 10), overrides=overrides)
+  call = fake.calls[0]
+  assert (call["submissions"], call["out"], call["source"], call["modules"], call["jobs"], call["timeout"], call["shard"], call["policy"], call["overrides"]) == \
+         (subs, tmp_path / "new", tmp_path / "solutions", ["01_x"], 3, 60, None, Policy(1, 10, 10), overrides)
+  assert sorted(call["copied"]) == ["ada", "bob"]                                # cyd's earlier folder is a link: not copied
+  assert (tmp_path / "new/feedback/ada/feedback.md").read_text() == "ada's feedback, kept\n"
+  assert {k: done[k] for k in ("graded", "skipped", "learners")} == {"graded": 3, "skipped": 1, "learners": 4}
+  found = done["changes"]
+  assert found == json.loads((tmp_path / "new/changes.json").read_text())
+  assert (found["learners"], found["only_before"], found["only_after"], found["totals"]) == (
+    ["ada", "bob", "cyd"], ["eve"], ["dee"], {"ada": [2.0, 2.0], "bob": [0.0, 2.0], "cyd": [2.0, 0.0]})
+  with open(tmp_path / "new/changes.csv", newline="") as f: assert f.read() == CHANGES_CSV
+  assert (tmp_path / "new/changes.md").read_text() == CHANGES_MD
+
+def test_a_regrade_of_a_shard_copies_and_compares_that_shards_learners(earlier, tmp_path, monkeypatch):
+  old, subs = earlier
+  fake = FakeGradeAll({"bob": _report(2), "cyd": _report(0), "dee": _report(2)})
+  monkeypatch.setattr(regrade_module, "grade_all", fake)
+  for k in (1, 2):
+    mine = {n for n in ("ada", "bob", "cyd", "dee", "eve") if shard_of(n, 2) == k}
+    done = regrade_module.regrade(old, subs, tmp_path / f"shard{k}", tmp_path / "solutions", ["01_x"], shard=(k, 2))
+    assert fake.calls[-1]["shard"] == (k, 2) and set(fake.calls[-1]["copied"]) == mine & {"ada", "bob"}
+    assert {p.name for p in (tmp_path / f"shard{k}" / "feedback").iterdir()} == mine & {"ada", "bob", "cyd", "dee"}   # no one else's copied
+    found = done["changes"]
+    assert set(found["learners"]) == mine & {"ada", "bob", "cyd"} and set(found["only_before"]) == mine & {"eve"}
+    assert {r["learner"] for r in found["rows"]} == mine & {"bob", "cyd"}
+
+def test_a_report_already_in_the_new_folder_is_not_replaced(earlier, tmp_path, monkeypatch):
+  old, subs = earlier
+  (tmp_path / "new/feedback/ada").mkdir(parents=True)
+  (tmp_path / "new/feedback/ada/report.json").write_text(json.dumps(_report(1)))      # a regrade interrupted after ada
+  monkeypatch.setattr(regrade_module, "grade_all", FakeGradeAll({"bob": _report(2), "cyd": _report(0), "dee": _report(2)}))
+  done = regrade_module.regrade(old, subs, tmp_path / "new", tmp_path / "solutions", [])
+  assert done["changes"]["totals"]["ada"] == [2.0, 1.0]
+
+@pytest.mark.parametrize("case, message", [("no gradebook", "no gradebook.csv there (the earlier grading folder to compare with)"),
+                                           ("same folder", "the new grading folder must not be the earlier one"),
+                                           ("no submissions", "nowhere: no such folder")])
+def test_what_cannot_be_regraded_is_refused_before_anything_is_written(earlier, tmp_path, monkeypatch, case, message):
+  old, subs = earlier
+  monkeypatch.setattr(regrade_module, "grade_all", FakeGradeAll({}))
+  out = tmp_path / "new"
+  if case == "no gradebook": (old / "gradebook.csv").unlink()
+  if case == "same folder": out = tmp_path / "old" / "."
+  if case == "no submissions": subs = tmp_path / "nowhere"
+  with pytest.raises(GradebookError) as e: regrade_module.regrade(old, subs, out, tmp_path / "solutions", [])
+  assert message in str(e.value) and not (tmp_path / "new").exists() and not (old / "changes.json").exists()
