@@ -134,7 +134,7 @@ class ModuleResult:
   sandbox: str|None = None
   flags: list[Flag]|None = None
   notes: list[str]|None = None
-  hints_opened: dict[str, list[int]]|None = None
+  hints_opened: dict[str, list[float]]|None = None
   score: float = 0.0
   max_score: float = 0.0
   seconds: float = 0.0

@@ -11,7 +11,8 @@ import subprocess
 import sys
 import time
 import pytest
-from autograder.core.results import Report, from_json
+from autograder.core.module import Module, modules_of
+from autograder.core.results import ReferenceRun, Report, from_json, to_json
 from autograder.grading.feedback import markdown, html_page
 from classes import learner
 from toy_course import write_toy_course
@@ -113,12 +114,12 @@ class Children:
   """_grade_one as grade_all sees it: the child writes report.json (as `grade --json` does) or leaves nothing; a name in
   `raises` makes the thread raise. Records who was graded."""
   def __init__(self, reports:dict, raises=()): self.reports, self.raises, self.graded = reports, set(raises), []
-  def __call__(self, learner, out, source, modules, timeout, running):
+  def __call__(self, learner, out, modules, timeout, running):
     self.graded.append(learner.name)
     if learner.name in self.raises: raise RuntimeError("boom")
     report = self.reports[learner.name]
     if not report.get("error"): (out / "report.json").write_text(json.dumps(report))
-    return report
+    return from_json(Report, report)
 
 @pytest.fixture
 def toy_class(tmp_path, monkeypatch):
@@ -131,7 +132,7 @@ def toy_class(tmp_path, monkeypatch):
   (subs / ".cache").mkdir(); (subs / "notes.txt").write_text("not a learner")
   (subs / "fetched.csv").write_text("learner,commit,committed_at,due,ref,submitted_at,basis,note\n"
                                     f"ada,{'a' * 40},2026-12-01T10:00:00+00:00,2026-12-01T23:59:00+00:00,refs/heads/main,,committer date,\n")
-  monkeypatch.setattr(ga, "reference", lambda module, source, **kw: {"tests": {}})
+  monkeypatch.setattr(ga, "reference", lambda module, **kw: ReferenceRun())
   return ga, source, subs, tmp_path / "out"
 
 def test_grade_all_grades_each_learner_writes_what_it_got_and_resumes(toy_class, monkeypatch):
@@ -139,7 +140,7 @@ def test_grade_all_grades_each_learner_writes_what_it_got_and_resumes(toy_class,
   children = Children({"ada": report_of(2), "bob": {"score": 0.0, "max_score": 0.0, "modules": [], "error": "grading bob did not finish (exit code -9)"}},
                       raises={"cyd"})
   monkeypatch.setattr(ga, "_grade_one", children)
-  done = ga.grade_all(subs, out, source, [], jobs=2)
+  done = ga.grade_all(subs, out, modules_of(source), jobs=2)
   assert sorted(children.graded) == ["ada", "bob", "cyd"]
   assert {k: v for k, v in done.items() if k != "seconds"} == {"graded": 3, "skipped": 0, "learners": 3, "unused_overrides": [], "errors": ["bob", "cyd"]}
   files = lambda name: sorted(p.name for p in (out / "feedback" / name).iterdir())
@@ -153,14 +154,14 @@ def test_grade_all_grades_each_learner_writes_what_it_got_and_resumes(toy_class,
   again = Children({"ada": report_of(0), "bob": report_of(1), "cyd": report_of(2)})
   monkeypatch.setattr(ga, "_grade_one", again)
   (subs / "fetched.csv").write_text("learner,commit\n")                          # fetch ran again and recorded nobody
-  done = ga.grade_all(subs, out, source, [])
+  done = ga.grade_all(subs, out, modules_of(source))
   assert sorted(again.graded) == ["bob", "cyd"] and (done["graded"], done["skipped"], done["errors"]) == (2, 1, [])
   assert not (out / "feedback/ada/fetched.json").exists() and book(out)[("ada", "01_toy")] == (2.0, "graded")
   nb = subs / "ada" / "projects" / "01_toy" / "01_toy.ipynb"
   nb.write_text(nb.read_text() + " ")                                             # a changed submission is graded again
   third = Children({"ada": report_of(0)})
   monkeypatch.setattr(ga, "_grade_one", third)
-  assert ga.grade_all(subs, out, source, [])["graded"] == 1 and third.graded == ["ada"] and book(out)[("ada", "01_toy")] == (0.0, "graded")
+  assert ga.grade_all(subs, out, modules_of(source))["graded"] == 1 and third.graded == ["ada"] and book(out)[("ada", "01_toy")] == (0.0, "graded")
 
 def test_grade_all_of_a_shard_grades_that_shards_learners(toy_class, monkeypatch):
   ga, source, subs, out = toy_class
@@ -168,17 +169,17 @@ def test_grade_all_of_a_shard_grades_that_shards_learners(toy_class, monkeypatch
   children = Children({n: report_of(2) for n in ("ada", "bob", "cyd")})
   monkeypatch.setattr(ga, "_grade_one", children)
   mine = sorted(n for n in ("ada", "bob", "cyd") if shard_of(n, 2) == 1)
-  done = ga.grade_all(subs, out, source, [], shard=(1, 2))
+  done = ga.grade_all(subs, out, modules_of(source), shard=(1, 2))
   assert sorted(children.graded) == mine == sorted(p.name for p in (out / "feedback").iterdir()) and done["learners"] == len(mine) > 0
 
 def test_reference_only_and_refusals_write_nothing(toy_class, tmp_path):
   ga, source, subs, out = toy_class
-  assert ga.grade_all(subs, out, source, [], reference_only=True) == {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0,
+  assert ga.grade_all(subs, out, modules_of(source), reference_only=True) == {"graded": 0, "skipped": 0, "learners": 0, "seconds": 0.0,
                                                                       "unused_overrides": [], "errors": []}
   assert not out.exists()
   (tmp_path / "empty").mkdir()
-  with pytest.raises(ga.GradebookError, match="no learner folder in it"): ga.grade_all(tmp_path / "empty", out, source, [])
-  with pytest.raises(ga.GradebookError, match="no such folder"): ga.grade_all(tmp_path / "nowhere", out, source, [])
+  with pytest.raises(ga.GradebookError, match="no learner folder in it"): ga.grade_all(tmp_path / "empty", out, modules_of(source))
+  with pytest.raises(ga.GradebookError, match="no such folder"): ga.grade_all(tmp_path / "nowhere", out, modules_of(source))
   assert not out.exists()
 
 CHILD = """import json, sys, time
@@ -197,17 +198,16 @@ def test_grade_one_runs_a_child_and_reads_what_it_left(tmp_path, monkeypatch):
   for name in ("ada", "quiet", "slow"): (tmp_path / "subs" / name / "projects").mkdir(parents=True)
   running = {}
   out = tmp_path / "out" / "ada"
-  got = ga._grade_one(tmp_path / "subs" / "ada", out, tmp_path / "src", ["01_toy"], 30, running)
-  assert got == {"score": 1, "max_score": 2, "modules": []} and running == {}
+  got = ga._grade_one(tmp_path / "subs" / "ada", out, [Module("01_toy", tmp_path / "src")], 30, running)
+  assert to_json(got) == {"score": 1, "max_score": 2, "modules": []} and running == {}
   assert json.loads((out / "report.json.argv").read_text()) == ["-m", "autograder.cli", "grade", str(tmp_path / "subs/ada/projects"), "--source",
                                                                str(tmp_path / "src"), "--json", str(out / "report.json"), "--quiet", "--modules", "01_toy"]
   out = tmp_path / "out" / "quiet"
   out.mkdir(parents=True); (out / "report.json").write_text('{"score": 2, "max_score": 2, "modules": []}')    # an earlier run's
-  assert ga._grade_one(tmp_path / "subs" / "quiet", out, tmp_path / "src", [], 30, running) == {
+  assert to_json(ga._grade_one(tmp_path / "subs" / "quiet", out, [Module("01_toy", tmp_path / "src")], 30, running)) == {
     "score": 0.0, "max_score": 0.0, "modules": [], "error": "grading quiet did not finish (exit code 3)"}
-  assert "--modules" not in json.loads((out / "report.json.argv").read_text())
-  slow = ga._grade_one(tmp_path / "subs" / "slow", tmp_path / "out" / "slow", tmp_path / "src", [], 0.5, running)
-  assert slow["error"].startswith("grading slow did not finish (exit code ") and running == {}
+  slow = ga._grade_one(tmp_path / "subs" / "slow", tmp_path / "out" / "slow", [Module("01_toy", tmp_path / "src")], 0.5, running)
+  assert slow.error.startswith("grading slow did not finish (exit code ") and running == {}
 
 @pytest.mark.xfail(strict=True, reason="bug: a learner's child killed at the timeout is never waited for, so its reason reads "
                                        "'did not finish (exit code None)' (and the process stays a zombie until collected)")
@@ -217,8 +217,8 @@ def test_a_child_killed_at_the_timeout_has_an_exit_code(tmp_path, monkeypatch):
   real = sp.Popen
   monkeypatch.setattr(sp, "Popen", lambda cmd, **kw: real([sys.executable, "-c", CHILD, *cmd[1:]], **kw))
   (tmp_path / "subs" / "slow").mkdir(parents=True)
-  got = ga._grade_one(tmp_path / "subs" / "slow", tmp_path / "out", tmp_path / "src", [], 0.5, {})
-  assert "None" not in got["error"], got
+  got = ga._grade_one(tmp_path / "subs" / "slow", tmp_path / "out", [Module("01_toy", tmp_path / "src")], 0.5, {})
+  assert "None" not in got.error, got
 
 def test_learners_and_their_submission_folder(tmp_path):
   import autograder.classroom.grade_all as ga

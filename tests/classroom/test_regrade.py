@@ -14,6 +14,7 @@ from autograder.classroom.grade_all import learners
 from autograder.classroom.gradebook import GradebookError, rebuild
 from autograder.classroom.late import Policy
 from autograder.classroom.shard import shard_of
+from autograder.core.module import Module
 from classes import cli, files, learner
 from toy_course import answer, write_toy_course
 
@@ -178,10 +179,10 @@ class FakeGradeAll:
   """grade_all as the regrade sees it: the learners it finds without a report (or in `regraded`) get `regraded`'s report,
   the others keep the one the regrade copied; then the gradebook. Records its arguments and what it found copied."""
   def __init__(self, regraded:dict): self.regraded, self.calls = regraded, []
-  def __call__(self, submissions, out, source, modules, jobs=2, timeout=3600, log=print, shard=None, policy=Policy(), overrides=()):
+  def __call__(self, submissions, out, modules, jobs=2, timeout=3600, log=print, shard=None, policy=Policy(), overrides=()):
     names = [l.name for l in learners(submissions) if shard is None or shard_of(l.name, shard[1]) == shard[0]]
     copied = {n: (out / "feedback" / n / "report.json").read_text() for n in names if (out / "feedback" / n / "report.json").is_file()}
-    self.calls.append({"submissions": submissions, "out": out, "source": source, "modules": modules, "jobs": jobs, "timeout": timeout,
+    self.calls.append({"submissions": submissions, "out": out, "modules": modules, "jobs": jobs, "timeout": timeout,
                        "shard": shard, "policy": policy, "overrides": list(overrides), "copied": copied})
     graded = 0
     for n in names:
@@ -208,11 +209,11 @@ def test_regrade_keeps_unchanged_reports_regrades_the_rest_and_writes_the_change
   fake = FakeGradeAll({"bob": _report(2), "cyd": _report(0), "dee": _report(2)})
   monkeypatch.setattr(regrade_module, "grade_all", fake)
   overrides = [{"learner": "ada", "module": "01", "test": "", "points": None, "note": "seen", "line": 2}]
-  done = regrade_module.regrade(old, subs, tmp_path / "new", tmp_path / "solutions", ["01_x"], jobs=3, timeout=60, log=print,
+  done = regrade_module.regrade(old, subs, tmp_path / "new", [Module("01_x", tmp_path / "solutions")], jobs=3, timeout=60, log=print,
                                 policy=Policy(1, 10, 10), overrides=overrides)
   call = fake.calls[0]
-  assert (call["submissions"], call["out"], call["source"], call["modules"], call["jobs"], call["timeout"], call["shard"], call["policy"], call["overrides"]) == \
-         (subs, tmp_path / "new", tmp_path / "solutions", ["01_x"], 3, 60, None, Policy(1, 10, 10), overrides)
+  assert (call["submissions"], call["out"], call["modules"], call["jobs"], call["timeout"], call["shard"], call["policy"], call["overrides"]) == \
+         (subs, tmp_path / "new", [Module("01_x", tmp_path / "solutions")], 3, 60, None, Policy(1, 10, 10), overrides)
   assert sorted(call["copied"]) == ["ada", "bob"]                                # cyd's earlier folder is a link: not copied
   assert (tmp_path / "new/feedback/ada/feedback.md").read_text() == "ada's feedback, kept\n"
   assert {k: done[k] for k in ("graded", "skipped", "learners")} == {"graded": 3, "skipped": 1, "learners": 4}
@@ -229,7 +230,7 @@ def test_a_regrade_of_a_shard_copies_and_compares_that_shards_learners(earlier, 
   monkeypatch.setattr(regrade_module, "grade_all", fake)
   for k in (1, 2):
     mine = {n for n in ("ada", "bob", "cyd", "dee", "eve") if shard_of(n, 2) == k}
-    done = regrade_module.regrade(old, subs, tmp_path / f"shard{k}", tmp_path / "solutions", ["01_x"], shard=(k, 2))
+    done = regrade_module.regrade(old, subs, tmp_path / f"shard{k}", [Module("01_x", tmp_path / "solutions")], shard=(k, 2))
     assert fake.calls[-1]["shard"] == (k, 2) and set(fake.calls[-1]["copied"]) == mine & {"ada", "bob"}
     assert {p.name for p in (tmp_path / f"shard{k}" / "feedback").iterdir()} == mine & {"ada", "bob", "cyd", "dee"}   # no one else's copied
     found = done["changes"]
@@ -241,7 +242,7 @@ def test_a_report_already_in_the_new_folder_is_not_replaced(earlier, tmp_path, m
   (tmp_path / "new/feedback/ada").mkdir(parents=True)
   (tmp_path / "new/feedback/ada/report.json").write_text(json.dumps(_report(1)))      # a regrade interrupted after ada
   monkeypatch.setattr(regrade_module, "grade_all", FakeGradeAll({"bob": _report(2), "cyd": _report(0), "dee": _report(2)}))
-  done = regrade_module.regrade(old, subs, tmp_path / "new", tmp_path / "solutions", [])
+  done = regrade_module.regrade(old, subs, tmp_path / "new", [Module("01_x", tmp_path / "solutions")])
   assert done["changes"]["totals"]["ada"] == [2.0, 1.0]
 
 @pytest.mark.parametrize("case, message", [("no gradebook", "no gradebook.csv there (the earlier grading folder to compare with)"),
@@ -254,5 +255,5 @@ def test_what_cannot_be_regraded_is_refused_before_anything_is_written(earlier, 
   if case == "no gradebook": (old / "gradebook.csv").unlink()
   if case == "same folder": out = tmp_path / "old" / "."
   if case == "no submissions": subs = tmp_path / "nowhere"
-  with pytest.raises(GradebookError) as e: regrade_module.regrade(old, subs, out, tmp_path / "solutions", [])
+  with pytest.raises(GradebookError) as e: regrade_module.regrade(old, subs, out, [Module("01_x", tmp_path / "solutions")])
   assert message in str(e.value) and not (tmp_path / "new").exists() and not (old / "changes.json").exists()

@@ -15,6 +15,7 @@ import pytest
 from autograder.classroom import similarity as sim
 from autograder.classroom.unwrap import unwrap
 from autograder.core.assemble import Unreadable
+from autograder.core.module import Module, modules_of
 from classes import cli, learner
 from toy_course import HELPER, write_toy_course
 
@@ -203,7 +204,7 @@ def test_the_report_files_byte_for_byte(tmp_path, in_process):
   path = subs / "dee" / "projects" / "02_toy" / "02_toy.ipynb"
   nb = json.loads(path.read_text()); nb["cells"][-1]["source"] = "x = 1  # \ud800"; path.write_text(json.dumps(nb))
   (tmp_path / "sim" / "code" / "gone").mkdir(parents=True)                      # left by an earlier run: removed
-  rows = sim.similarity(subs, tmp_path / "sim", source, starter, ["01_toy", "02_toy"])
+  rows = sim.similarity(subs, tmp_path / "sim", modules_of(source, ["01_toy", "02_toy"]), starter)
   assert [(r["module"], r["learner_a"], r["learner_b"], r["similarity"]) for r in rows] == [
     ("01_toy", "ada", "bob", 1.0), ("02_toy", "ada", "bob", 0.0), ("01_toy", "dee", "", ""), ("02_toy", "dee", "", "")]
   with open(tmp_path / "sim/similarity.csv", newline="") as f: assert f.read() == SIM_CSV
@@ -216,7 +217,7 @@ def test_the_report_files_byte_for_byte(tmp_path, in_process):
 def test_no_pair_beyond_the_starter_says_so(tmp_path, in_process):
   source, starter = released_toy(tmp_path)
   learner(tmp_path / "submissions", starter, "ada")                            # one learner: nothing for copydetect to compare
-  assert sim.similarity(tmp_path / "submissions", tmp_path / "sim", source, starter, ["02_toy"]) == []
+  assert sim.similarity(tmp_path / "submissions", tmp_path / "sim", modules_of(source, ["02_toy"]), starter) == []
   md = (tmp_path / "sim/similarity.md").read_text()
   assert md.startswith("# Similar answers\n\n1 learners, 1 module answers, 0 pairs compared by their text")
   assert md.endswith("|---|---|---|---|---|---|---|---|\n| | no pair shares code beyond the starter | | | | | | |\n") and "Not compared" not in md
@@ -225,21 +226,21 @@ def test_no_pair_beyond_the_starter_says_so(tmp_path, in_process):
 def test_an_empty_or_missing_class_is_an_error(tmp_path):
   (tmp_path / "empty" / ".git").mkdir(parents=True)                           # a hidden folder is no learner
   for folder, message in ((tmp_path / "empty", "no learner folder in it (an empty class)"), (tmp_path / "nowhere", "no such folder")):
-    with pytest.raises(sim.GradebookError, match=re.escape(message)): sim.similarity(folder, tmp_path / "sim", tmp_path, tmp_path, ["01_toy"])
+    with pytest.raises(sim.GradebookError, match=re.escape(message)): sim.similarity(folder, tmp_path / "sim", [Module("01_toy", tmp_path)], tmp_path)
   assert not (tmp_path / "sim").exists()
 
 def test_answers_are_the_answer_cells_then_the_answer_files(tmp_path):
   source = write_toy_course(tmp_path, modules=("01_toy",), answer_file=True)
   learner(tmp_path / "subs", source, "ada", {"01_toy": {"ans_square": "def square(x):\n    return x ** 2\n\n"}})
   folder = tmp_path / "subs" / "ada" / "projects"
-  assert sim.answers(source, folder, "01_toy") == (
+  assert sim.answers(Module("01_toy", source), folder) == (
     '# --- ans_double\ndef double(x):\n    """Twice x."""\n    ### BEGIN SOLUTION\n    return 1 * x // 1 * 2\n    ### END SOLUTION\n\n'
     "# --- ans_square\ndef square(x):\n    return x ** 2\n\n" f"# --- helper.py\n{HELPER.strip()}\n")
   (folder / "01_toy" / "helper.py").write_bytes(b"def triple(x):\n    return '\xe9'\n")        # not UTF-8: the file is left out
-  assert sim.answers(source, folder, "01_toy").endswith("return x ** 2\n")
-  assert sim.answers(source, tmp_path / "subs" / "nobody", "01_toy") is None
+  assert sim.answers(Module("01_toy", source), folder).endswith("return x ** 2\n")
+  assert sim.answers(Module("01_toy", source), tmp_path / "subs" / "nobody") is None
   (folder / "01_toy" / "01_toy.ipynb").write_text('{"cells": [')
-  with pytest.raises(Unreadable): sim.answers(source, folder, "01_toy")
+  with pytest.raises(Unreadable): sim.answers(Module("01_toy", source), folder)
 
 def test_unwrapped_runs_a_child_and_names_one_that_did_not_finish():
   assert sim.unwrapped({}) == {}
@@ -283,5 +284,5 @@ def test_a_learner_folder_named_outside_utf8_does_not_end_the_report(tmp_path, i
   source, starter = released_toy(tmp_path)
   learner(tmp_path / "submissions", starter, "ada", {"01_toy": {"ans_double": PAIR}})
   learner(tmp_path / "submissions", starter, os.fsdecode(b"caf\xe9"), {"01_toy": {"ans_double": PAIR}})
-  sim.similarity(tmp_path / "submissions", tmp_path / "sim", source, starter, ["01_toy"])
+  sim.similarity(tmp_path / "submissions", tmp_path / "sim", modules_of(source, ["01_toy"]), starter)
   assert (tmp_path / "sim/similarity.csv").is_file()

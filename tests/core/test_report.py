@@ -4,6 +4,9 @@ a module whose grading failed (grader_error) with its tests not run, flags, hint
 with a terminal escape, an HTML tag, a newline, a backtick and a Markdown pipe."""
 import json
 from autograder.core.report import hints_opened, markdown, md, table, write
+from autograder.core.results import ModuleResult, Report, from_json, to_json
+
+def read(text:str|dict) -> Report: return from_json(Report, json.loads(text) if isinstance(text, str) else text)
 
 REPORT = r'''{
  "score": 3.5, "max_score": 12, "modules": [
@@ -72,24 +75,25 @@ MARKDOWN = [
 UNFINISHED = {"score": 0.0, "max_score": 0.0, "modules": [], "error": "grading ada did not finish (exit code -9)"}
 
 def test_table_is_the_terminal_report_byte_for_byte():
-  assert table(json.loads(REPORT)) == "\n".join(TABLE)
-  assert table(UNFINISHED) == "total                                     0 / 0"
+  assert table(read(REPORT)) == "\n".join(TABLE)
+  assert table(read(UNFINISHED)) == "total                                     0 / 0"
 
 def test_markdown_is_the_ci_page_byte_for_byte():
-  assert markdown(json.loads(REPORT)) == "\n".join(MARKDOWN) + "\n"
-  assert markdown(UNFINISHED) == "# Score: 0 / 0\n\n| module | status | score | time |\n|---|---|---|---|\n"
+  assert markdown(read(REPORT)) == "\n".join(MARKDOWN) + "\n"
+  assert markdown(read(UNFINISHED)) == "# Score: 0 / 0\n\n| module | status | score | time |\n|---|---|---|---|\n"
 
 def test_a_module_without_flags_or_hints_has_no_such_lines():
   report = json.loads(REPORT)
   m = report["modules"][0]
   del m["flags"], m["hints_opened"]
   m["tests"] = m["tests"][:1]
-  assert table(report).splitlines()[:3] == [TABLE[0], "  test_add   ok          2 / 2   ", TABLE[8]]     # the id column: 10 wide at least
-  assert "Flags for review" not in markdown(report) and "Hints opened" not in markdown(report)
+  assert table(read(report)).splitlines()[:3] == [TABLE[0], "  test_add   ok          2 / 2   ", TABLE[8]]     # the id column: 10 wide at least
+  assert "Flags for review" not in markdown(read(report)) and "Hints opened" not in markdown(read(report))
 
 def test_hints_opened_reads_the_reports_pairs_and_cleans_the_task():
-  assert hints_opened({"hints_opened": {"Task 1.1": [1, 2], "Task\x1b[2J <2>": [2.0, 3]}}) == "Task 1.1: 1 of 2, Task ‹2›: 2 of 3"
-  assert hints_opened({"hints_opened": {}}) == "" and hints_opened({}) == "" and hints_opened({"hints_opened": None}) == ""
+  module = lambda data: from_json(ModuleResult, data)
+  assert hints_opened(module({"hints_opened": {"Task 1.1": [1, 2], "Task\x1b[2J <2>": [2.0, 3]}})) == "Task 1.1: 1 of 2, Task ‹2›: 2 of 3"
+  assert hints_opened(module({"hints_opened": {}})) == "" and hints_opened(module({})) == "" and hints_opened(module({"hints_opened": None})) == ""
 
 def test_md_makes_a_learner_text_an_inert_code_span():
   assert md("") == "" and md("\x07\x1b") == ""
@@ -98,10 +102,10 @@ def test_md_makes_a_learner_text_an_inert_code_span():
   assert md("x" * 400) == "`" + "x" * 297 + "...`"
 
 def test_write_puts_json_and_markdown_where_asked(tmp_path):
-  report = json.loads(REPORT)
+  report = read(REPORT)
   write(report, str(tmp_path / "r.json"), str(tmp_path / "r.md"))
-  assert (tmp_path / "r.json").read_text() == json.dumps(report, indent=2) + "\n"
-  assert json.loads((tmp_path / "r.json").read_text()) == report
+  assert (tmp_path / "r.json").read_text() == json.dumps(to_json(report), indent=2) + "\n"
+  assert json.loads((tmp_path / "r.json").read_text()) == json.loads(REPORT)        # the same data (keys in the schema's order)
   assert (tmp_path / "r.md").read_text(encoding="utf-8") == "\n".join(MARKDOWN) + "\n"
   write(report, None, None)
   assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "r.md"]
