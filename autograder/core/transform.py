@@ -119,9 +119,12 @@ def fixed_names(sources:list[str]) -> set[str]:
   for source in sources:
     try: tree = ast.parse(python_source(source))
     except SyntaxError: continue
-    hidden = hidden_lines(source)
-    out |= imported(tree) | {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.lineno not in hidden}
+    out |= fixed_in(tree, hidden_lines(source))
   return out
+
+def fixed_in(tree:ast.Module, hidden:set[int]) -> set[str]:
+  """The names of `fixed_names` one parsed cell gives, `hidden` its hidden lines."""
+  return imported(tree) | {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.lineno not in hidden}
 
 def transform(source:str, cell_id:str, learner:bool, test:bool, tainted:set[str]|None=None, fixed:set[str]=frozenset()) -> str:
   """The cell as the grader runs it: sites on every check, the oracle cut out when `learner`, and for a test cell

@@ -1,8 +1,8 @@
 """core.names: which names a piece of Python reads and binds, by Python's scoping rules. One analysis serves the cut of
-`check --task` and the hidden-data tracking of grading, so each rule below holds for both."""
+`check --task`, the hidden-data tracking of grading and the author's lint, so each rule below holds for all three."""
 import ast
 import pytest
-from autograder.core.names import binds, everywhere, exposed, imported, reads, unbinds
+from autograder.core.names import assigned, binds, everywhere, exposed, imported, reads, unbinds
 
 def stmt(code:str) -> ast.stmt: return ast.parse(code).body[0]
 def block(code:str) -> list[ast.stmt]: return ast.parse(code).body
@@ -52,3 +52,15 @@ def test_imported_and_everywhere():
   tree = ast.parse("import a.b as c\ndef f(p):\n    from m import n\n    q = 1\n    del r")
   assert imported(tree) == {"c", "n"}
   assert everywhere([tree]) == {"c", "n", "f", "p", "q", "r"}               # every scope, parameters and deletions included
+  assert everywhere(block("try:\n    pass\nexcept E as e:\n    pass\nmatch v:\n    case [a, *b]: pass")) == {"e", "a", "b"}
+
+def test_assigned_is_what_binds_finds_set_as_a_variable():
+  """The lint asks which variables code computes: not imports or definitions, not a nested scope's locals; a function
+  that declares a name `global` sets the module's (when called)."""
+  code = "import m\ndef f(p):\n    global G\n    G = L = p\nclass C:\n    attr = 1\nx, y[0] = 1, 2\nn += 1\nout = [w := i for i in r]\nfor k in r: pass\ntry:\n    pass\nexcept E as e:\n    pass"
+  assert assigned(ast.parse(code)) == {"G", "x", "n", "out", "w", "k"}
+  assert binds(ast.parse(code)) == {"m", "f", "C", "x", "n", "out", "w", "k", "e"}
+
+def test_reads_may_leave_out_what_an_update_reads_of_itself():
+  assert reads(stmt("n += step"), updates=False) == {"step"} and reads(stmt("n = n + step"), updates=False) == {"n", "step"}
+  assert reads(stmt("def f():\n    global n\n    n += 1"), updates=False) == set() and reads(stmt("def f():\n    global n\n    n += 1")) == {"n"}

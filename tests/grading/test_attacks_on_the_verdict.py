@@ -15,7 +15,7 @@ from autograder.core.assemble import read_notebook
 from autograder.core.course import module_names, notebook_path
 from autograder.grading.grade import grade_module
 from autograder.core.runs import reference
-from autograder.authoring.lint import observes_hidden
+from autograder.authoring.lint import observes_hidden, parse
 from autograder.core.transform import hidden_text, prepare, RECORDER
 from attacks import SOLUTIONS, needs_sandbox, rules, submit
 
@@ -165,7 +165,7 @@ def test_the_lint_for_hidden_data_agrees_with_the_grader(module):
   """On every module: each check the lint finds observing hidden data is graded as hidden (it stands after a
   hidden(True) of the recorder in the cell as the learner's run gets it)."""
   nb = read_notebook(notebook_path(SOLUTIONS, module))
-  found = observes_hidden([(grade_id(c) or f"cell{i}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)])
+  found = observes_hidden([parse(grade_id(c) or f"cell{i}", c.source, is_test(c)) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_answer(c)])
   prepared = {grade_id(c): c.source for c in prepare(nb, learner=False).cells if grade_id(c)}
   for finding in found:
     cell_id, line = re.match(r"(\S+), line (\d+)", finding).groups()
