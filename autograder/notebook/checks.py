@@ -37,7 +37,7 @@ EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), 
                 "check_raises": (1, "exception"), "check_kernel_count": (1, "expected"), "check_range": (1, "low"),
                 "check_set": (1, "expected"), "check_agreement": (1, "expected")}
 SECOND_EXPECTED_ARG = {"check_range": (2, "high")}
-CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same"}
+CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same", "check_ratio"}
 
 _state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False, "answers": None, "machine": 0, "reference": None}
 
@@ -293,6 +293,22 @@ def require_device(name:str):
   """Skip the rest of the test (reported as skipped, no points) when `name` cannot be opened here."""
   if not has_device(name): skip(f"no {name} device on this machine")
 
+def check_ratio(candidate:Callable, baseline:Callable, at_most:float|None=None, at_least:float|None=None, name:str="time ratio",
+                retries:int=1, _site:str|None=None, **timing):
+  """time(candidate()) / time(baseline()) is at most `at_most` (or at least `at_least`), decided as timing.decide
+  decides (interleaved rounds, a confidence interval of the median ratio that must clear the bound), tried again up to
+  `retries` times while undecided. Observes the verdict ('below', 'above' or 'undecided'), the same on any machine
+  and load for code whose ratio lies far from the bound; returns the last timing.Decision (its ratio for a message or
+  a proxy: a test that must decide anyway checks a count when the verdict is undecided)."""
+  from autograder.notebook.timing import ABOVE, BELOW, UNDECIDED, decide
+  if (at_most is None) == (at_least is None): raise ValueError("check_ratio takes one of at_most and at_least")
+  bound, want = (at_most, BELOW) if at_most is not None else (at_least, ABOVE)
+  for _ in range(1 + retries):
+    got = decide(candidate, baseline, bound, **timing)
+    if got.verdict != UNDECIDED: break
+  _judge("equal", got.verdict, want, f"{name} {'at most' if want == BELOW else 'at least'} {bound:g}", _site)
+  return got
+
 def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], float]=time.perf_counter) -> float:
   """A fair timing: `warmup` untimed calls, then the median of `repeats` timed calls, in seconds."""
   for _ in range(warmup): fn()
@@ -304,4 +320,4 @@ def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], flo
 __all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "machine_dependent", "answer_source", "check", "check_close", "check_equal", "check_same",
            "check_range", "check_set", "check_agreement", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
            "kernels_run", "kernels_during", "kernel_dispatch", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
-           "median_time", "to_numpy"]
+           "check_ratio", "median_time", "to_numpy"]
