@@ -22,6 +22,7 @@ import contextlib, json, time
 from pathlib import Path
 from typing import Any, Callable
 from autograder.notebook import shipped
+from autograder.notebook.timing import ABOVE, BELOW, UNDECIDED, decide
 from autograder.notebook.tinygrad_kernels import kernel_dispatch, kernels_during, kernels_run
 from autograder.notebook.compare import compare, encode, join, to_numpy, dtype_name
 
@@ -300,7 +301,6 @@ def check_ratio(candidate:Callable, baseline:Callable, at_most:float|None=None, 
   `retries` times while undecided. Observes the verdict ('below', 'above' or 'undecided'), the same on any machine
   and load for code whose ratio lies far from the bound; returns the last timing.Decision (its ratio for a message or
   a proxy: a test that must decide anyway checks a count when the verdict is undecided)."""
-  from autograder.notebook.timing import ABOVE, BELOW, UNDECIDED, decide
   if (at_most is None) == (at_least is None): raise ValueError("check_ratio takes one of at_most and at_least")
   bound, want = (at_most, BELOW) if at_most is not None else (at_least, ABOVE)
   for _ in range(1 + retries):
