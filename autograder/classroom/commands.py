@@ -41,6 +41,16 @@ def cmd_merge(args) -> int:
   report_errors(done["errors"])
   return 0
 
+def cmd_leaderboard(args) -> int:
+  from autograder.classroom.leaderboard import leaderboard
+  try: rows = leaderboard(Path(args.gradebook), args.module, args.metric, args.anonymous)
+  except ValueError as e: return fail(e)
+  if not rows: print(f"no test of {args.gradebook} recorded a leaderboard figure (record_metric)"); return 0
+  shown = [r for r in rows if r["rank"] != "" and r["rank"] <= args.top]
+  for r in shown: print(f"{r['module']} {r['metric']}: {r['rank']:>3}. {r['learner']:<24} {r['value']:g}")
+  print(f"wrote {Path(args.gradebook) / 'leaderboard.md'} and leaderboard.csv ({len(rows)} row(s))")
+  return 0
+
 def cmd_stats(args) -> int:
   from autograder.classroom.stats import stats
   try: rows = stats(Path(args.gradebook))
@@ -189,6 +199,12 @@ def add_commands(sub, root):
   me.add_argument("--overrides", default="overrides.csv", help="the instructor's overrides (default: overrides.csv if it exists)")
   me.add_argument("--summary", help="also write the class table here, e.g. $GITHUB_STEP_SUMMARY")
   me.set_defaults(fn=cmd_merge)
+  lb = sub.add_parser("leaderboard", help="rank the figures learners' code reached in grading (record_metric: a speed-up, say); opt-in, scores untouched")
+  lb.add_argument("gradebook", help="a grading folder (grade-all's --out)")
+  lb.add_argument("--module", help="one module (number or folder name)"); lb.add_argument("--metric", help="one metric, by its name")
+  lb.add_argument("--anonymous", action="store_true", help="stable pseudonyms instead of the learners' names")
+  lb.add_argument("--top", type=int, default=10, help="rows printed per metric (the files hold all)")
+  lb.set_defaults(fn=cmd_leaderboard)
   st = sub.add_parser("stats", help="item analysis: per task, full/partial/none, mean, discrimination, most common failure")
   st.add_argument("gradebook", metavar="GRADEBOOK_DIR", help="a grading folder (grade-all or merge output); the analysis is written into it")
   st.add_argument("--summary", help="also append the Markdown table here, e.g. $GITHUB_STEP_SUMMARY")

@@ -111,7 +111,8 @@ class ReferenceRun:
 @dataclass
 class TestResult:
   """A test's line of a report. `task` None: not known (a module that never ran); `hint` (grading) and `ename`,
-  `hidden_checks` (self-check) only where they are said; `forged` is for the grader's flags, never written."""
+  `hidden_checks` (self-check) only where they are said; `metrics` where the test records leaderboard figures;
+  `forged` is for the grader's flags, never written."""
   __test__ = False
   id: str|None = None
   task: str|None = None
@@ -122,6 +123,7 @@ class TestResult:
   hint: str|None = None
   ename: str|None = None
   hidden_checks: bool|None = None
+  metrics: dict[str, float]|None = None                    # leaderboard figures (checks.record_metric), never scored
   forged: str|None = field(default=None, metadata={"json": False})
 
 @dataclass

@@ -3,7 +3,7 @@ run's, with the kind of comparison and tolerance the reference recorded. A test 
 error and every observation the reference made is there and matches. Nothing the learner's kernel sent is trusted
 beyond being data: it is never unpickled, and its text is cleaned before it reaches a report."""
 from __future__ import annotations
-import builtins, re
+import builtins, math, re
 from dataclasses import replace
 from autograder.core.results import CellState, Observation, Outcome, TestResult, TestStatus
 from autograder.notebook.checks import MIME, FORBIDDEN_MIME
@@ -100,7 +100,8 @@ def label(name:str, hidden:bool, shown:set[str]|None) -> str:
   return name if name in shown or base in shown or base in DEFAULT_NAMES else HIDDEN_LABEL
 
 def _problem(r:Observation, mine:Observation|None, shown:set[str]|None=None) -> str|None:
-  """What is wrong with one observation against the reference's (None when it matches)."""
+  """What is wrong with one observation against the reference's (None when it matches; a metric never is wrong)."""
+  if r.kind == "metric": return None
   name = clean(label(str(r.name), r.hidden, shown), 200)
   if mine is None: return f"{name}: not observed (the test stopped before this check)"
   try: message = compare(r.kind, mine.actual, r.expected, r.opts or {}, reveal=not r.hidden)
@@ -137,6 +138,14 @@ def learner_error(ename:str) -> str:
   reads the message of an error in a visible test with `autograder check`."""
   name = str(ename)
   return name if name in KNOWN_ERRORS else "an exception of a class the answer defines"
+
+def metrics(ref_obs:list[Observation], got_obs:list[Observation]) -> dict[str, float]|None:
+  """The leaderboard figures a learner's run recorded in one test (checks.record_metric), named as the reference run
+  named them (the learner's own names are never shown); only finite numbers. None when the test records none."""
+  got = _observed(got_obs)
+  out = {clean(str(r.name), 80): float(o.actual) for r in ref_obs if r.kind == "metric" and (o := got.get((r.site, r.k))) is not None
+         and type(o.actual) in (int, float) and math.isfinite(o.actual)}
+  return out or None
 
 def judge(test:TestResult, ref:Outcome, got:Outcome, run_message:str, redact=clean, sites:set[str]|None=None, shown:set[str]|None=None) -> TestResult:
   """The result of one test: `test` has its id, task and max_score; `ref` and `got` are outcomes (see `outcome`);

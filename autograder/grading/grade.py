@@ -14,7 +14,7 @@ from autograder.core.module import Module
 from autograder.core.results import Flag, ModuleResult, ModuleStatus, Outcome, Report, RunStatus, TestResult, TestStatus
 from autograder.core.runs import reference, run_module
 from autograder.core.transform import hidden_text, notebook_sites, visible_strings
-from autograder.core.verdict import Redactor, judge
+from autograder.core.verdict import Redactor, judge, metrics
 from autograder.grading.flags import flags
 
 def _unexecuted(source, message:str, status:TestStatus=TestStatus.NOT_RUN) -> list[TestResult]:
@@ -53,6 +53,7 @@ def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleRes
     tests = [judge(TestResult(grade_id(c), titles.get(grade_id(c), ""), points(c)), ref.tests.get(grade_id(c), missing),
                    got.get(grade_id(c), missing), got.get(grade_id(c), missing).message, redact, known, shown)
              for c in source.cells if is_test(c)]
+    for t in tests: t.metrics = metrics(ref.tests[t.id].observations, got[t.id].observations) if t.id in ref.tests and t.id in got else None
     explain(tests, {k: v.cause for k, v in got.items()}, source)     # causes, told as the self-check does
     for t in tests: t.message = redact(t.message)
     hinted = collect_hints(source)

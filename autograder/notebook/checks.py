@@ -38,7 +38,7 @@ EXPECTED_ARG = {"check_close": (1, "expected"), "check_equal": (1, "expected"), 
                 "check_raises": (1, "exception"), "check_kernel_count": (1, "expected"), "check_range": (1, "low"),
                 "check_set": (1, "expected"), "check_agreement": (1, "expected")}
 SECOND_EXPECTED_ARG = {"check_range": (2, "high")}
-CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same", "check_ratio"}
+CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same", "check_ratio", "record_metric"}
 
 _state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False, "answers": None, "machine": 0, "reference": None}
 
@@ -309,6 +309,12 @@ def check_ratio(candidate:Callable, baseline:Callable, at_most:float|None=None, 
   _judge("equal", got.verdict, want, f"{name} {'at most' if want == BELOW else 'at least'} {bound:g}", _site)
   return got
 
+def record_metric(value:float, name:str, _site:str|None=None):
+  """A figure for the class leaderboard, higher is better (the speed-up the learner's code reached against the
+  reference's, measured in the same run, say): kept in the grading report beside the test, never compared (it earns
+  and loses nothing), listed by `autograder leaderboard` for an instructor who asks for it."""
+  _judge("metric", float(value) if isinstance(value, (int, float)) else value, None, name, _site)
+
 def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], float]=time.perf_counter) -> float:
   """A fair timing: `warmup` untimed calls, then the median of `repeats` timed calls, in seconds."""
   for _ in range(warmup): fn()
@@ -320,4 +326,4 @@ def median_time(fn:Callable, warmup:int=2, repeats:int=7, clock:Callable[[], flo
 __all__ = ["CheckFailed", "CheckSkipped", "fail", "skip", "oracle", "machine_dependent", "answer_source", "check", "check_close", "check_equal", "check_same",
            "check_range", "check_set", "check_agreement", "check_shape", "check_dtype", "check_type", "check_in", "check_raises",
            "kernels_run", "kernels_during", "kernel_dispatch", "check_kernel_count", "check_no_kernels", "forbidden", "has_device", "require_device",
-           "check_ratio", "median_time", "to_numpy"]
+           "check_ratio", "record_metric", "median_time", "to_numpy"]

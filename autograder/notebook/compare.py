@@ -295,6 +295,7 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
   if isinstance(expected, dict) and "__prefix__" in expected:
     actual, expected, problem = _prefix_of(actual, expected)
     if problem: return problem
+  if kind == "metric": return None                         # a leaderboard figure (checks.record_metric): never a verdict
   if kind == "close": return _close(actual, expected, opts, reveal)
   if kind == "equal": return first_difference(actual, expected, reveal=reveal)
   if kind == "true":
@@ -346,7 +347,7 @@ def strong(kind:str, expected:Any) -> bool:
   """Whether a value is hard to guess: a non-integral float, an integer of five or more digits (a byte count), a
   number array of 8+ elements, a string of 40+ characters, or a container holding one. Booleans, small counts and
   short names are weak."""
-  if kind in ("true", "type", "raises", "range"): return False          # a value inside a range is easy to forge
+  if kind in ("true", "type", "raises", "range", "metric"): return False     # a value inside a range is easy to forge; a metric is never judged
   if isinstance(expected, bool): return False
   if isinstance(expected, int): return abs(expected) >= 10_000
   if isinstance(expected, float): return not expected.is_integer()
