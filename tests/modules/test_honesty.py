@@ -1,7 +1,7 @@
 """The honesty tests, applied to every module in solutions/: the reference solution gets full marks (from our grader
 and from plain nbgrader), the released starter gets zero and runs to the end, and projects/ is exactly what release
 writes, with nothing of a solution or a hidden test in it."""
-import functools, os, re, shutil, subprocess, sys
+import contextlib, functools, os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 from autograder.core.cells import is_answer, is_isolated, is_test
@@ -15,6 +15,7 @@ from autograder.authoring.lint import lint_notebook
 from autograder.authoring.release import differences
 from autograder.core.results import to_json
 from autograder.core.module import Module
+from neighbours import TIMED, noisy_neighbours
 from released import MARKERS, regions, texts
 
 SOLUTIONS, PROJECTS = REPO / "solutions", REPO / "projects"
@@ -42,7 +43,8 @@ ON_ITS_OWN = [m for m in MODULES if not (REPO / "tests" / "mutants" / f"{m}.py")
 @pytest.mark.slow
 @pytest.mark.parametrize("module", ON_ITS_OWN)
 def test_solution_gets_full_marks(module):
-  result = to_json(grade_module(Module(module, SOLUTIONS), SOLUTIONS))
+  with noisy_neighbours() if module in TIMED else contextlib.nullcontext():       # a loaded machine: issue 43
+    result = to_json(grade_module(Module(module, SOLUTIONS), SOLUTIONS))
   assert result["status"] == "graded", result["message"]
   graded = [t for t in result["tests"] if not skipped_for_hardware(t, module)]
   assert graded and sum(t["max_score"] for t in graded) > 0, summary(result)
