@@ -12,7 +12,7 @@ from autograder.core import manifest
 from autograder.core.course import notebook_path
 from autograder.core.module import Module
 from autograder.core.settings import module_settings, problems as settings_problems
-from autograder.authoring.ship import EXPECTED_FILE, close_values, ship
+from autograder.authoring.ship import EXPECTED_FILE, same_expected, self_check_misses, ship
 from autograder.core.runs import reference
 from autograder.learner.selfcheck import RELEASED, LAST_CHECK
 
@@ -31,17 +31,21 @@ def mark_hidden_checks(released:Path, solution:Path):
 
 class BadSettings(ValueError): pass
 
-def cut_oracle(module:Module, released:Path):
+def cut_oracle(module:Module, released:Path) -> dict:
   """The learner's copy without its oracle, and the expected values of its visible checks beside it (authoring/ship.py;
-  the module's reference run, cached, gives them)."""
+  the module's reference run, cached, gives them). Returns the reference's observation behind each shipped value."""
   import nbformat
-  nb, text = ship(module.fresh(), nbformat.read(str(released), as_version=4), reference(module, visible=True))
+  nb, text, observed = ship(module.fresh(), nbformat.read(str(released), as_version=4), reference(module, visible=True))
   nbformat.write(nb, str(released))
   target = released.parent / EXPECTED_FILE
   if json.loads(text)["cells"]: target.write_text(text)
   else: target.unlink(missing_ok=True)
+  return observed
 
-def release_module(module:Module, release_root:Path):
+def release_module(module:Module, release_root:Path) -> dict:
+  """Release one module; returns the reference's observation behind each value shipped in EXPECTED_FILE (ship's third
+  result; empty when nothing ships)."""
+  observed = {}
   source = json.loads(module.path.read_text())
   if (bad := settings_problems(source)):               # a typo such as `skip_grade` would grade a demo cell in silence
     raise BadSettings(f"{module.name}: " + "; ".join(bad))
@@ -63,7 +67,7 @@ def release_module(module:Module, release_root:Path):
   if released.is_file():                                   # the pristine starter, for self-checks (see learner/selfcheck.py)
     strip_hints(released)                                  # hint cells go into the hints file, shown on request
     mark_hidden_checks(released, module.path)
-    cut_oracle(module, released)
+    observed = cut_oracle(module, released)
     (released.parent / RELEASED).mkdir(exist_ok=True)
     shutil.copyfile(released, released.parent / RELEASED / released.name)
   for path in (Path(release_root) / module.name).rglob("*"):
@@ -74,35 +78,44 @@ def release_module(module:Module, release_root:Path):
   if released.is_file():                                   # what was shipped, for the self-check (core/manifest.py)
     manifest.write(released.parent, manifest.build(released.parent, released.name, module.answer_files,
                                                    own["learner_files"], IGNORED | LEARNER_STATE))
+  return observed
 
-def release(modules:list[Module], release_root:Path):
-  for module in modules: release_module(module, release_root)
+def release(modules:list[Module], release_root:Path) -> dict[str, dict]:
+  """Release each module; returns each one's observations behind its shipped values (release_module)."""
+  return {module.name: release_module(module, release_root) for module in modules}
 
 def _files(folder:Path) -> set[Path]:
   return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and not IGNORED & set(p.relative_to(folder).parts)
           and p.name not in LEARNER_STATE} if folder.is_dir() else set()
 
-def _same(a:Path, b:Path) -> bool:
+def _same(a:Path, b:Path, observed:dict|None=None) -> bool:
   """Two released files are the same; the shipped expected values may differ in the last bits of a float (a reference
-  run on another CPU), as far as the checks themselves would not tell them apart."""
+  run on another CPU), as far as the check that uses each value would not tell them apart (`observed`: the fresh
+  release's observations behind them, ship.same_expected)."""
   if filecmp.cmp(a, b, shallow=False): return True
   if a.name not in (EXPECTED_FILE, manifest.MANIFEST): return False
   try: x, y = json.loads(a.read_text()), json.loads(b.read_text())
   except (OSError, ValueError): return False
-  if a.name == manifest.MANIFEST:                          # it holds the shipped values' hash: compared above, within precision
+  if a.name == manifest.MANIFEST:                          # it holds the shipped values' hash: compared above, as the checks compare
     for m in (x, y): m.get("files", {}).pop(EXPECTED_FILE, None)
     return x == y
-  return x.get("cells") == y.get("cells") and close_values(x.get("expected"), y.get("expected"))
+  return same_expected(x, y, observed)
 
 def differences(modules:list[Module], release_root:Path) -> list[str]:
-  """The files under `release_root` that differ from what release would write now (missing, extra or changed)."""
+  """The files under `release_root` that differ from what release would write now (missing, extra or changed), and
+  the shipped values that the reference's own answers, computed here, fail as a learner's self-check compares them
+  (a right answer must pass its self-check on any CPU)."""
   with tempfile.TemporaryDirectory(prefix="release-check-") as tmp:
-    release(modules, Path(tmp))
+    observed = release(modules, Path(tmp))
     out = []
     for module in modules:
       fresh, current = Path(tmp) / module.name, Path(release_root) / module.name
       want, have = _files(fresh), _files(current)
       out += [f"{module.name}/{p} (missing)" for p in sorted(want - have)]
       out += [f"{module.name}/{p} (not written by release)" for p in sorted(have - want)]
-      out += [f"{module.name}/{p} (differs)" for p in sorted(want & have) if not _same(fresh / p, current / p)]
+      out += [f"{module.name}/{p} (differs)" for p in sorted(want & have) if not _same(fresh / p, current / p, observed[module.name])]
+      try: shipped = json.loads((current / EXPECTED_FILE).read_text()) if observed[module.name] else None
+      except (OSError, ValueError): shipped = None        # missing or unreadable: named above
+      if isinstance(shipped, dict):
+        out += [f"{module.name}/{EXPECTED_FILE}: the reference's own answer fails its self-check: {m}" for m in self_check_misses(observed[module.name], shipped)]
     return out

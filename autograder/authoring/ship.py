@@ -2,19 +2,19 @@
 helpers call checks) shows what each check expects, never how the oracle computes it: every `with oracle():` block is
 cut out, and every expected argument that computes (a call) or reads what an oracle block computed becomes `...`;
 literals, classes and the visible inputs stay as they are. The values those checks expected in the reference run are written beside the notebook
-(kernel.shipped.EXPECTED_FILE), keyed by the place of each check in the learner's copy; the checks read them there
+(notebook.shipped.EXPECTED_FILE), keyed by the place of each check in the learner's copy; the checks read them there
 (autograder/notebook/shipped.py). The values come from a run of the learner's copy itself with the solution's answers and
 the oracle (every hidden region removed), so a hidden input never reaches them. The same run gives the same file,
-byte for byte."""
+byte for byte; a run on another CPU may move the last bits of a float, which `release --check` (same_expected) and a
+learner's self-check allow as the check that uses the value allows them (compare.SHIPPED_ULPS)."""
 from __future__ import annotations
 import ast, json
-import numpy as np
 from autograder.core.cells import grade_id, is_answer, is_test, without_hidden
 from autograder.core.names import binds
-from autograder.core.results import ReferenceRun
+from autograder.core.results import ReferenceRun, to_json
 from autograder.core.settings import cell_setting
 from autograder.core.transform import check_name, expected_slots, is_oracle_block, python_source
-from autograder.notebook.compare import as_array, is_array, prefix
+from autograder.notebook.compare import SHIPPED_ULPS, compare, first_difference, prefix
 from autograder.notebook.shipped import EXPECTED_FILE, cell_hash
 
 def oracle_names(sources:list[str]) -> set[str]:
@@ -91,10 +91,12 @@ def _site_ids(source_nb) -> dict[int, str]:
   kept = [i for i, c in enumerate(source_nb.cells) if not cell_setting(c, "skip_grading") or is_answer(c) or is_test(c)]
   return {i: grade_id(source_nb.cells[i]) or f"cell{n}" for n, i in enumerate(kept)}
 
-def ship(source_nb, released_nb, visible:ReferenceRun) -> tuple[object, str]:
-  """(the released notebook with its trusted cells cut, the text of EXPECTED_FILE) from the source notebook, the
-  notebook release wrote (hidden tests and solutions cleared) and the module's visible reference run (the solution
-  with every hidden region removed: core.runs.reference(visible=True))."""
+def ship(source_nb, released_nb, visible:ReferenceRun) -> tuple[object, str, dict]:
+  """(the released notebook with its trusted cells cut, the text of EXPECTED_FILE, the reference's observation behind
+  each shipped value, as JSON data: {test: {site: [observation, ...]}} beside the file's "expected", with the check's
+  kind, opts and the reference's own answer) from the source notebook, the notebook release wrote (hidden tests and
+  solutions cleared) and the module's visible reference run (the solution with every hidden region removed:
+  core.runs.reference(visible=True))."""
   ids = _site_ids(source_nb)
   hidden = oracle_names([c.source for c in source_nb.cells if c.cell_type == "code" and not is_answer(c)])
   by_gid = {grade_id(c): i for i, c in enumerate(source_nb.cells) if grade_id(c)}
@@ -118,28 +120,68 @@ def ship(source_nb, released_nb, visible:ReferenceRun) -> tuple[object, str]:
     if is_test(cell): cut_here += [f"{gid}:{b.lineno}:{b.col_offset}" for b in mine if _cut(b) and id(b) not in local]
     cells[cell_hash(python_source(cell.source))] = gid
   expected: dict[str, dict[str, list]] = {}
+  observed: dict[str, dict[str, list]] = {}
   for test, outcome in visible.tests.items():
     for o in outcome.observations:
       if o.site not in places: continue
       expected.setdefault(test, {}).setdefault(places[o.site], []).append(prefix(o.expected, MAX_SHIPPED_ELEMENTS))
+      observed.setdefault(test, {}).setdefault(places[o.site], []).append(to_json(o))
   shipped = {site for values in expected.values() for site in values}
   if (missing := [s for s in cut_here if s not in shipped]):
     raise ValueError(f"checks whose expected value is cut from the learner's copy but not shipped (they did not run in the "
                      f"solution's visible part): {', '.join(missing)}")
   text = json.dumps({"version": 1, "cells": dict(sorted(cells.items())), "expected": expected}, sort_keys=True, ensure_ascii=False, indent=None,
                     separators=(",", ":")) + "\n"
-  return released_nb, text
+  return released_nb, text, observed
 
-def close_values(a, b) -> bool:
-  """Two trees of encoded values are equal, floats within a relative 1e-5 (1e-3 in half precision)."""
-  if is_array(a) and is_array(b):
-    x, y = as_array(a), as_array(b)
-    if x.shape != y.shape or x.dtype != y.dtype: return False
-    if x.dtype.kind != "f": return bool(np.array_equal(x, y))
-    return bool(np.allclose(x, y, rtol=1e-3 if x.dtype.itemsize == 2 else 1e-5, atol=0, equal_nan=True))
-  if isinstance(a, float) and isinstance(b, float): return bool(np.isclose(a, b, rtol=1e-5, atol=0, equal_nan=True))
-  if isinstance(a, dict) and isinstance(b, dict): return a.keys() == b.keys() and all(close_values(a[k], b[k]) for k in a)
-  if isinstance(a, list) and isinstance(b, list): return len(a) == len(b) and all(close_values(x, y) for x, y in zip(a, b))
-  return type(a) is type(b) and a == b
+def _is_prefix(e) -> bool: return isinstance(e, dict) and "__prefix__" in e
 
-__all__ = ["EXPECTED_FILE", "close_values", "cut", "ship"]
+def same_value(kind:str, opts:dict, a, b) -> bool:
+  """Whether two shipped values of one check (from reference runs on two CPUs) are the same as far as that check tells:
+  each passes the check against the other, with the check's own tolerance (`close`: its rtol and atol; `agree`: its
+  share of equal elements) and, for floats, SHIPPED_ULPS units in the last place of their dtype; a value of any other
+  kind (`equal`, a range's bounds, a set, a text, a type) as an `equal` check compares it: exactly, but for those ulps
+  of a float. What a learner's self-check allows against a shipped value (notebook/checks.py), never a relative
+  tolerance alone: an element near zero moves by many of its own ulps and no relative tolerance holds it. A shipped
+  prefix of a large array compares its shape, dtype and rows."""
+  if _is_prefix(a) or _is_prefix(b):
+    if not (_is_prefix(a) and _is_prefix(b)): return False
+    pa, pb = a["__prefix__"], b["__prefix__"]
+    if pa.get("shape") != pb.get("shape") or pa.get("dtype") != pb.get("dtype"): return False
+    a, b = pa.get("rows"), pb.get("rows")
+  if kind in ("close", "agree"):
+    return compare(kind, a, b, opts, ulps=SHIPPED_ULPS) is None and compare(kind, b, a, opts, ulps=SHIPPED_ULPS) is None
+  return first_difference(a, b, ulps=SHIPPED_ULPS) is None
+
+def same_expected(x:dict, y:dict, observed:dict|None) -> bool:
+  """Two EXPECTED_FILE texts (as data) ship the same values: everything but the values equal, each value the same as
+  the other (same_value) for the check `observed` (ship's third result, for `x`) says it belongs to. Without
+  `observed`, the values must be equal."""
+  rest = lambda d: {k: v for k, v in d.items() if k != "expected"}
+  if not isinstance(x, dict) or not isinstance(y, dict) or rest(x) != rest(y): return False
+  ex, ey = x.get("expected"), y.get("expected")
+  if observed is None or ex == ey: return ex == ey
+  if not isinstance(ex, dict) or not isinstance(ey, dict) or ex.keys() != ey.keys(): return False
+  for test, sites in ex.items():
+    if not isinstance(sites, dict) or not isinstance(ey[test], dict) or sites.keys() != ey[test].keys(): return False
+    for site, values in sites.items():
+      others, obs = ey[test][site], observed.get(test, {}).get(site, [])
+      if not isinstance(values, list) or not isinstance(others, list) or not len(values) == len(others) == len(obs): return False
+      if not all(same_value(o["kind"], o.get("opts") or {}, a, b) for o, a, b in zip(obs, values, others)): return False
+  return True
+
+def self_check_misses(observed:dict, shipped:dict) -> list[str]:
+  """The shipped values (`shipped`: EXPECTED_FILE as data) that the reference's own answers of `observed` (ship's third
+  result, a reference run on this machine) fail, compared as a learner's self-check compares them: `test site
+  (occurrence k): message`. A right answer must pass its self-check on any CPU."""
+  out = []
+  for test, sites in observed.items():
+    for site, obs in sites.items():
+      values = shipped.get("expected", {}).get(test, {}).get(site, [])
+      for k, o in enumerate(obs):
+        if k >= len(values): out.append(f"{test} {site} (occurrence {k + 1}): not shipped"); continue
+        if (message := compare(o["kind"], o.get("actual"), values[k], o.get("opts") or {}, ulps=SHIPPED_ULPS)) is not None:
+          out.append(f"{test} {site} (occurrence {k + 1}): {str(o.get('name', ''))[:80]}: {message[:200]}")
+  return out
+
+__all__ = ["EXPECTED_FILE", "cut", "same_expected", "same_value", "self_check_misses", "ship"]

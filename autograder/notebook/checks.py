@@ -12,7 +12,8 @@ the mode the notebook runs in:
   compares, in its own process, with the reference run's expected values.
 
 In a released notebook the oracle is cut out too: an expected argument that was computed reads `...`, and the check
-compares with the value the reference run recorded there, shipped beside the notebook (autograder/notebook/shipped.py).
+compares with the value the reference run recorded there, shipped beside the notebook (autograder/notebook/shipped.py),
+with the check's own tolerance and a few ulps more for floats (computed on another CPU: compare.SHIPPED_ULPS).
 
 `skip(reason)` raises `CheckSkipped`: the report shows the test as skipped and it earns no points. tinygrad and torch
 are imported lazily, so notebooks that need neither stay light.
@@ -24,7 +25,7 @@ from typing import Any, Callable
 from autograder.notebook import shipped
 from autograder.notebook.timing import ABOVE, BELOW, UNDECIDED, decide
 from autograder.notebook.tinygrad_kernels import kernel_dispatch, kernels_during, kernels_run
-from autograder.notebook.compare import compare, encode, join, to_numpy, dtype_name
+from autograder.notebook.compare import SHIPPED_ULPS, compare, encode, join, to_numpy, dtype_name
 
 class CheckFailed(AssertionError): pass
 class CheckSkipped(Exception): pass
@@ -118,11 +119,12 @@ def _judge(kind:str, actual:Any, expected:Any, name:str, site:str|None, **opts):
     if _state["reference"] is not None and (message := _differs(site, k, enc_actual)) is not None: raise DifferenceFound(join(name, message))
     return
   if m == "inline" and _state["machine"]: return           # compared when graded only (see machine_dependent)
+  ulps = 0
   if expected is ...:                                      # cut at release: the reference's value, shipped with the notebook
     if m == "reference": raise ValueError(f"{name}: an expected value written as `...` in the trusted source")
-    enc_expected = shipped.lookup()
+    enc_expected, ulps = shipped.lookup(), SHIPPED_ULPS    # computed on the author's CPU: its floats may differ in the last bits
   else: enc_expected = encode(expected)
-  message = compare(kind, enc_actual, enc_expected, opts)
+  message = compare(kind, enc_actual, enc_expected, opts, ulps=ulps)
   if m == "reference" and site is not None:
     k = _state["counts"][site] = _state["counts"].get(site, -1) + 1
     _publish({"site": site, "k": k, "kind": kind, "opts": opts, "name": str(name)[:300], "hidden": _state["hidden"],
