@@ -8,10 +8,11 @@ the oracle (every hidden region removed), so a hidden input never reaches them. 
 byte for byte; a run on another CPU may move the last bits of a float, which `release --check` (same_expected) and a
 learner's self-check allow as the check that uses the value allows them (compare.SHIPPED_ULPS)."""
 from __future__ import annotations
-import ast, json
+import ast, hashlib, json
 from autograder.core.cells import grade_id, is_answer, is_test, without_hidden
 from autograder.core.names import binds
-from autograder.core.results import ReferenceRun, to_json
+from autograder.core.results import Observation, ReferenceRun, to_json
+from autograder.notebook.sealed import block_sums, compare_shipped, is_sealed, same_blocks, seal
 from autograder.core.settings import cell_setting
 from autograder.core.transform import check_name, expected_slots, is_oracle_block, python_source
 from autograder.notebook.compare import SHIPPED_ULPS, compare, first_difference, prefix
@@ -124,7 +125,8 @@ def ship(source_nb, released_nb, visible:ReferenceRun) -> tuple[object, str, dic
   for test, outcome in visible.tests.items():
     for o in outcome.observations:
       if o.site not in places: continue
-      expected.setdefault(test, {}).setdefault(places[o.site], []).append(prefix(o.expected, MAX_SHIPPED_ELEMENTS))
+      values = expected.setdefault(test, {}).setdefault(places[o.site], [])
+      values.append(shipped_form(o, f"{test}:{places[o.site]}:{len(values)}"))
       observed.setdefault(test, {}).setdefault(places[o.site], []).append(to_json(o))
   shipped = {site for values in expected.values() for site in values}
   if (missing := [s for s in cut_here if s not in shipped]):
@@ -136,6 +138,18 @@ def ship(source_nb, released_nb, visible:ReferenceRun) -> tuple[object, str, dic
 
 def _is_prefix(e) -> bool: return isinstance(e, dict) and "__prefix__" in e
 
+SEALED_KINDS = ("equal", "set")                 # checks of exact findings: their value ships sealed (notebook/sealed.py)
+
+def shipped_form(o:Observation, where:str):
+  """How a reference observation's expected value ships in EXPECTED_FILE: an exact finding sealed (a salted digest,
+  its salt made from `where` so that a release writes the same file twice); a shape or dtype, and any value holding a
+  float, as it is; a large array as its first rows and its block sums."""
+  if o.kind in SEALED_KINDS and not str(o.name).endswith((" shape", " dtype")):
+    if (sealed := seal(o.expected, hashlib.sha256(where.encode()).hexdigest()[:16])) is not None: return sealed
+  out = prefix(o.expected, MAX_SHIPPED_ELEMENTS)
+  if isinstance(out, dict) and "__prefix__" in out and (blocks := block_sums(o.expected)) is not None: out["__prefix__"]["blocks"] = blocks
+  return out
+
 def same_value(kind:str, opts:dict, a, b) -> bool:
   """Whether two shipped values of one check (from reference runs on two CPUs) are the same as far as that check tells:
   each passes the check against the other, with the check's own tolerance (`close`: its rtol and atol; `agree`: its
@@ -143,11 +157,14 @@ def same_value(kind:str, opts:dict, a, b) -> bool:
   kind (`equal`, a range's bounds, a set, a text, a type) as an `equal` check compares it: exactly, but for those ulps
   of a float. What a learner's self-check allows against a shipped value (notebook/checks.py), never a relative
   tolerance alone: an element near zero moves by many of its own ulps and no relative tolerance holds it. A shipped
-  prefix of a large array compares its shape, dtype and rows."""
+  prefix of a large array compares its shape, dtype, rows and block sums; a sealed value, its digests."""
+  if is_sealed(a) or is_sealed(b): return a == b
   if _is_prefix(a) or _is_prefix(b):
     if not (_is_prefix(a) and _is_prefix(b)): return False
     pa, pb = a["__prefix__"], b["__prefix__"]
     if pa.get("shape") != pb.get("shape") or pa.get("dtype") != pb.get("dtype"): return False
+    if ("blocks" in pa) != ("blocks" in pb) or ("blocks" in pa and not same_blocks(pa["blocks"], pb["blocks"], float(opts.get("rtol") or 0), float(opts.get("atol") or 0))):
+      return False
     a, b = pa.get("rows"), pb.get("rows")
   if kind in ("close", "agree"):
     return compare(kind, a, b, opts, ulps=SHIPPED_ULPS) is None and compare(kind, b, a, opts, ulps=SHIPPED_ULPS) is None
@@ -180,7 +197,7 @@ def self_check_misses(observed:dict, shipped:dict) -> list[str]:
       values = shipped.get("expected", {}).get(test, {}).get(site, [])
       for k, o in enumerate(obs):
         if k >= len(values): out.append(f"{test} {site} (occurrence {k + 1}): not shipped"); continue
-        if (message := compare(o["kind"], o.get("actual"), values[k], o.get("opts") or {}, ulps=SHIPPED_ULPS)) is not None:
+        if (message := compare_shipped(o["kind"], o.get("actual"), values[k], o.get("opts"))) is not None:
           out.append(f"{test} {site} (occurrence {k + 1}): {str(o.get('name', ''))[:80]}: {message[:200]}")
   return out
 

@@ -181,6 +181,13 @@ def hidden_checks(cell:NotebookNode) -> bool:
   """Whether grading adds hidden checks to this test cell (release marks the learner's copy)."""
   return cell_setting(cell, "hidden_checks")
 
+BESIDE = "; the course machine "          # what a check prints once a figure passes against a shipped one (checks._beside)
+
+def figures(cell:NotebookNode, limit:int=8) -> list[str]:
+  """The learner's figures beside the course machine's, as the test cell's checks printed them (at most `limit`)."""
+  text = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream" and o.get("name") == "stdout")
+  return [clean(line, 200) for line in text.splitlines() if BESIDE in line][:limit]
+
 def test_lines(result:TestResult, opened:str) -> list[str]:
   """What the self-check prints for one test: status, id, task, message; for a pass, whether grading adds hidden
   checks to it and for how many points; the hints opened."""
@@ -234,6 +241,8 @@ def self_check(path:Path, log=print, task:str|None=None) -> ModuleResult:
   for index, result in zip(tests, results):
     if result.status not in (TestStatus.PASSED, TestStatus.SKIPPED): first_open = first_open or result.task or result.id
     for line in test_lines(result, opened_line(result.task, opened, hints)): log(line)
+    if result.status == TestStatus.PASSED:
+      for line in figures(nb.cells[index]): log(f"                  {line}")
     if result.status not in (TestStatus.FAILED, TestStatus.ERROR): continue
     if result.ename not in ("CheckFailed", None) and not result.message.startswith(("depends on", "NotImplementedError")):
       if (where := learner_line(nb, run, index, path.parent)): log(f"                  in your code at {where}")

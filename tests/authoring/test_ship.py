@@ -5,6 +5,8 @@ what they said before (the same messages), and a hidden check's value never ship
 import json
 import nbformat
 import pytest
+from autograder.notebook.compare import encode
+from autograder.notebook.sealed import is_sealed, unseal_problem
 from nbformat.v4 import new_notebook, new_code_cell
 from autograder.cli import main
 from autograder.core.cells import grade_id
@@ -37,7 +39,9 @@ def test_the_learners_copy_shows_what_and_ships_the_values(course):
   assert "check_equal(double(x), ..., name='double(5)')" in cell and "check_equal(double(2), 4, name='double(2)')" in cell
   shipped = (projects / "01_toy" / EXPECTED_FILE).read_text()
   values = json.loads(shipped)["expected"]["test_double"]
-  assert sorted(values.values()) == [[6, 14], [10]] and "4242" not in shipped       # every cut visible check (double(2) shows its 4), no hidden one
+  found = sorted([[n for n in range(100) if unseal_problem(encode(n), v) is None] for v in vs] for vs in values.values())
+  assert found == [[[6], [14]], [[10]]] and "4242" not in shipped                     # every cut visible check (double(2) shows its 4), no hidden one
+  assert all(is_sealed(v) for vs in values.values() for v in vs) and '"10"' not in shipped and ":10," not in shipped   # sealed: counts are findings
   assert "check_equal(double(x), ..., name='machine')" in cell                            # compared when graded only: nothing ships
   assert (projects / "01_toy" / ".released" / "01_toy.ipynb").read_text().count("...,") == 3
   again = projects.parent / "again"
@@ -50,16 +54,17 @@ def test_self_check_and_a_cell_run_by_hand_compare_with_the_shipped_values(cours
   _, projects = course
   answer(projects, "ans_double", "def double(x):\n    return x + 2")
   assert main(["check", "01", "--projects", str(projects)]) == 1
-  assert "failed          test_double (Toy module 1): double(5): expected 10, got 7" in capsys.readouterr().out
+  assert "failed          test_double (Toy module 1): double(5): differs from the course machine's value" in capsys.readouterr().out   # sealed: not shown
   answer(projects, "ans_double", "def double(x):\n    return 2 * x")
   main(["check", "01", "--projects", str(projects)])
-  assert "passed          test_double" in capsys.readouterr().out
+  out = capsys.readouterr().out
+  assert "passed          test_double" in out and "double(5): you 10; the course machine the same" in out
   answer(projects, "ans_double", "def double(x):\n    return x * x")          # (x * x: the machine-dependent check does not compare)
   nb = nbformat.read(str(notebook(projects)), as_version=4)                               # as JupyterLab runs it: no grader
   run = run_notebook(nb, projects / "01_toy", 30, 60)
   test = next(c for c in nb.cells if grade_id(c) == "test_double")
   errors = [o for o in test.outputs if o.output_type == "error"]
-  assert errors and errors[0].ename == "CheckFailed" and "double(5): expected 10, got 25" in errors[0].evalue, run.replies
+  assert errors and errors[0].ename == "CheckFailed" and "double(5): differs from the course machine's value" in errors[0].evalue, run.replies
   nb.cells = [c for c in nb.cells if grade_id(c) in ("setup", "ans_double")] + [new_code_cell("x = 5\ncheck_equal(double(x), ..., name='edited')")]
   run_notebook(nb, projects / "01_toy", 30, 60)
   edited = [o for o in nb.cells[-1].outputs if o.output_type == "error"][0]

@@ -1,0 +1,129 @@
+"""Sealed values: how the expected values a learner's copy ships (`expected.json`) keep the findings a task asks for off
+the learner's disk, and still let the self-check judge them.
+
+* An exact value (a count, a name, a table, a choice: the expected value of a check_equal or check_set that holds no
+  float) ships **sealed**: a salted SHA-256 of its canonical form, with the same for each item of a list or tuple and
+  each entry of a dict, so that a failing self-check can still say which item or key is wrong, and how many items
+  there should be. It never ships the value: the self-check compares digests. (A digest of a small count can be
+  found by trying every count; it keeps the answer off the page, it does not make it secret. Grading never uses
+  shipped values.)
+* A float value ships as it is (a figure compared within a tolerance cannot be sealed). A large array ships its first
+  rows (compare.prefix) and, added here, the sums of its blocks, so that a value wrong only past the first rows fails
+  the self-check as it fails grading.
+
+Canonical forms follow compare.first_difference's idea of equal: an array by its shape and values (not its dtype), a
+dict by its entries in any order, a set by its items, 1 and True and 1.0 apart."""
+from __future__ import annotations
+import hashlib, json, math
+from typing import Any
+from autograder.notebook.compare import SHIPPED_ULPS, as_array, compare, is_array
+
+BLOCKS = 64           # block sums shipped beside a large float array's first rows
+MAX_ITEMS = 256       # a sealed list or dict of up to this many items ships a digest per item (the self-check names the wrong one)
+
+def canonical(e:Any) -> Any|None:
+  """The canonical form of an encoded value, or None when it holds a float (not sealed)."""
+  if e is None or isinstance(e, (bool, str)): return ["b" if isinstance(e, bool) else "s" if isinstance(e, str) else "n", e]
+  if isinstance(e, int): return ["i", e]
+  if isinstance(e, float): return None
+  if is_array(e):
+    a = as_array(e)
+    if a is None or a.dtype.kind not in "biu": return None
+    return ["a", list(a.shape), [int(x) for x in a.ravel()]]
+  if isinstance(e, list): return _items("l", e)
+  if isinstance(e, dict):
+    if "__tuple__" in e: return _items("t", e["__tuple__"])
+    if "__set__" in e:
+      items = [canonical(x) for x in e["__set__"]]
+      return None if any(x is None for x in items) else ["S", sorted(json.dumps(x, sort_keys=True) for x in items)]
+    if "__dict__" in e:
+      pairs = [(canonical(k), canonical(v)) for k, v in e["__dict__"]]
+      if any(k is None or v is None for k, v in pairs): return None
+      return ["d", sorted([json.dumps(k, sort_keys=True), json.dumps(v, sort_keys=True)] for k, v in pairs)]
+    if "__int__" in e: return ["i", e["__int__"]]
+    if "__dtype__" in e or "__enum__" in e or "__type__" in e: return ["o", json.dumps(e, sort_keys=True)]
+  return None
+
+def _items(tag:str, xs:list) -> list|None:
+  items = [canonical(x) for x in xs]
+  return None if any(x is None for x in items) else [tag, items]
+
+def digest(form:Any, salt:str) -> str:
+  return hashlib.sha256((salt + json.dumps(form, sort_keys=True, separators=(",", ":"))).encode()).hexdigest()[:32]
+
+def seal(e:Any, salt:str) -> dict|None:
+  """The sealed form of an exact encoded value (see the module's doc), or None for a value that holds a float."""
+  form = canonical(e)
+  if form is None: return None
+  out = {"digest": digest(form, salt), "salt": salt, "kind": form[0]}
+  if form[0] in ("l", "t") and len(form[1]) <= MAX_ITEMS: out["items"] = [digest(x, salt) for x in form[1]]
+  if form[0] == "d" and len(form[1]) <= MAX_ITEMS: out["entries"] = {digest(json.loads(k), salt): digest(json.loads(v), salt) for k, v in form[1]}
+  return {"__sealed__": out}
+
+KINDS = {"b": "a bool", "s": "a string", "n": "None", "i": "an int", "a": "an array", "l": "a list", "t": "a tuple", "S": "a set", "d": "a dict", "o": "a dtype or type"}
+
+def is_sealed(e:Any) -> bool: return isinstance(e, dict) and "__sealed__" in e
+
+def unseal_problem(actual:Any, sealed:dict) -> str|None:
+  """What differs between an encoded value and a sealed one, said without the sealed value; None when they match."""
+  s = sealed["__sealed__"]
+  form = canonical(actual)
+  if form is not None and digest(form, s["salt"]) == s["digest"]: return None
+  if form is not None and form[0] != s.get("kind"): return f"expected {KINDS.get(s.get('kind'), 'another kind of value')}, got {KINDS.get(form[0], 'another kind of value')}"
+  if "items" in s and form is not None and form[0] in ("l", "t"):
+    if len(form[1]) != len(s["items"]): return f"expected {len(s['items'])} items, got {len(form[1])}"
+    wrong = [i for i, (x, d) in enumerate(zip(form[1], s["items"])) if digest(x, s["salt"]) != d]
+    return f"[{wrong[0]}] differs from the course machine's value" + (f" ({len(wrong)} of {len(form[1])} items differ)" if len(wrong) > 1 else "")
+  if "entries" in s and form is not None and form[0] == "d":
+    mine = {digest(json.loads(k), s["salt"]): (json.loads(k), json.loads(v)) for k, v in form[1]}
+    extra = [k for k in mine if k not in s["entries"]]
+    missing = len([k for k in s["entries"] if k not in mine])
+    if extra or missing: return f"{len(extra)} unexpected key(s), {missing} missing key(s)"
+    wrong = [mine[k][0] for k in mine if digest(mine[k][1], s["salt"]) != s["entries"][k]]
+    return f"the value of key {_short(wrong[0])} differs from the course machine's" + (f" ({len(wrong)} keys differ)" if len(wrong) > 1 else "")
+  return "differs from the course machine's value (shipped sealed: the self-check compares digests)"
+
+def _short(form:Any) -> str: return json.dumps(form[1] if isinstance(form, list) and len(form) == 2 else form)[:60]
+
+# ---- block sums of a large float array ----------------------------------------------------------------------------
+
+def block_sums(e:Any, blocks:int=BLOCKS) -> dict|None:
+  """{"sums", "abs"}: the float64 sums, and sums of absolute values, of up to `blocks` equal runs of the flattened
+  array (None for a small or non-float array)."""
+  a = as_array(e)
+  if a is None or a.dtype.kind != "f" or a.size <= blocks: return None
+  import numpy as np
+  parts = np.array_split(a.astype(np.float64).ravel(), blocks)
+  return {"size": int(a.size), "sums": [float(p.sum()) for p in parts], "abs": [float(np.abs(p).sum()) for p in parts]}
+
+def blocks_problem(actual:Any, want:dict, rtol:float, atol:float) -> str|None:
+  """Whether an array's block sums match shipped ones within the check's tolerance, summed over each block (and a
+  few ulps of each element more: the sums were made on another CPU)."""
+  a = as_array(actual)
+  if a is None: return None
+  got = block_sums(actual, len(want["sums"]))
+  if got is None: return None
+  import numpy as np
+  n = [len(p) for p in np.array_split(np.empty(a.size), len(want["sums"]))]
+  for i, (g, w, m, size) in enumerate(zip(got["sums"], want["sums"], want["abs"], n)):
+    if not math.isfinite(g) or abs(g - w) > atol * size + (rtol + 1e-5) * m + 1e-30:
+      return f"the values past the first rows differ (block {i + 1} of {len(n)}: sum {g:.6g}, expected about {w:.6g})"
+  return None
+
+def same_blocks(a:dict, b:dict, rtol:float, atol:float) -> bool:
+  """Two shipped block sums (reference runs on two CPUs) agree within the check's tolerance."""
+  if len(a["sums"]) != len(b["sums"]): return False
+  size = a.get("size", 1) / max(1, len(a["sums"]))
+  return all(abs(x - y) <= atol * size + (rtol + 1e-5) * max(m, n) + 1e-30 for x, y, m, n in zip(a["sums"], b["sums"], a["abs"], b["abs"]))
+
+# ---- a check against a shipped value --------------------------------------------------------------------------------
+
+def compare_shipped(kind:str, actual:Any, expected:Any, opts:dict|None=None) -> str|None:
+  """A learner's value against a shipped one, as the self-check judges it: a sealed value by its digests, any other
+  with the check's own comparison (and SHIPPED_ULPS: it was computed on another CPU), a large array's first rows and
+  then its block sums."""
+  if is_sealed(expected): return unseal_problem(actual, expected)
+  message = compare(kind, actual, expected, opts or {}, ulps=SHIPPED_ULPS)
+  blocks = expected["__prefix__"].get("blocks") if isinstance(expected, dict) and "__prefix__" in expected else None
+  if message is None and blocks: message = blocks_problem(actual, blocks, float((opts or {}).get("rtol") or 0), float((opts or {}).get("atol") or 0))
+  return message
