@@ -62,9 +62,6 @@ def test_a_file_that_grows_past_the_limit_after_the_check_is_none(folder, monkey
   monkeypatch.setattr(files, "MAX_FILE_BYTES", 3)
   assert read_safe(folder, "a.txt") is None
 
-@pytest.mark.xfail(strict=True, reason="bug: safe_file('.') or safe_file('') raises UnboundLocalError (no part: `mode` is never set) "
-                                       "instead of returning None; a learner's .released/manifest.json listing a file '.' reaches it: "
-                                       "selfcheck.release_notes raises UnboundLocalError")
 @pytest.mark.parametrize("relative", [".", ""])
 def test_a_path_with_no_part_is_none(folder, relative):
   assert safe_file(folder, relative) is None and read_safe(folder, relative) is None
