@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
 from autograder.core.cells import grade_id, is_answer, defined_names, has_solution_region, clear_solutions
-from autograder.core.files import MAX_ENTRIES, read_safe, refusal, too_many
+from autograder.core.files import read_safe, refusal, too_many
 from autograder.core.hints import OPENED_FILE
 
 IGNORED = shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints", "__pycache__")
@@ -37,7 +37,7 @@ class Submission:
       if isinstance(value, dict): h.update(b"d%d:" % len(value)); [put(x) for k in sorted(value) for x in (k, value[k])]; return
       if isinstance(value, list): h.update(b"l%d:" % len(value)); [put(x) for x in value]; return
       data = value if isinstance(value, bytes) else str(value).encode("utf-8", "surrogatepass")
-      h.update(b"b%d:" % len(data) + data)
+      h.update(b"b%d:" % len(data)); h.update(data)
     for f in dataclasses.fields(self): put(f.name); put(getattr(self, f.name))
     return h.hexdigest()
 
@@ -56,8 +56,8 @@ def read_submission(module, submission_root:Path) -> Submission:
   (symbolic links refused, see safe_file): the notebook, the answer files and the module's `learner_files`. A module
   folder that holds more than MAX_ENTRIES files and folders, or a notebook larger than the grader reads, is refused
   with the reason (no learner's file name in it)."""
-  if too_many(Path(submission_root) / module.name):
-    return Submission(refused=f"the folder {module.name} holds more than {MAX_ENTRIES:,} files and folders, the most a module folder may "
+  if cap := too_many(Path(submission_root) / module.name):
+    return Submission(refused=f"the folder {module.name} holds more than {cap:,} files and folders, the most a module folder may "
                               "hold, so it was not read: remove what the module does not need (data, environments, outputs) and submit again")
   rel = Path(module.name) / f"{module.name}.ipynb"
   text = read_safe(submission_root, rel)

@@ -58,25 +58,26 @@ def read_safe(root:Path, relative:str|Path) -> bytes|None:
   except OSError: return None
   finally: os.close(fd)
 
-def too_many(folder:Path, limit:int|None=None) -> bool:
-  """Whether `folder` holds more than `limit` (MAX_ENTRIES) files and folders below it, no link followed; the count
-  stops at the first one over, so a folder of a million files costs what one of MAX_ENTRIES does. A folder that cannot
-  be listed (too deep a path, no permission) counts as itself: nothing below it can be read either."""
+def too_many(folder:Path, limit:int|None=None) -> int:
+  """The cap (`limit`, default MAX_ENTRIES) when `folder` holds more files and folders than it below it, no link
+  followed, else 0; the count stops at the first one over, so a folder of a million files costs what one at the cap
+  does. A folder that cannot be listed (too deep a path, no permission) counts as itself: nothing below it can be read
+  either."""
   limit, count, todo = MAX_ENTRIES if limit is None else limit, 0, [os.fsencode(folder)]
   try:
-    if not stat.S_ISDIR(os.lstat(todo[0]).st_mode): return False
-  except OSError: return False
+    if not stat.S_ISDIR(os.lstat(todo[0]).st_mode): return 0
+  except OSError: return 0
   while todo:
     try:
       with os.scandir(todo.pop()) as entries:
         for entry in entries:
           count += 1
-          if count > limit: return True
+          if count > limit: return limit
           try:
             if entry.is_dir(follow_symlinks=False): todo.append(entry.path)
           except OSError: pass
     except OSError: pass
-  return False
+  return 0
 
 def shown(name:str|Path) -> str:
   """A file or folder name as text any report can hold: the bytes that are not UTF-8 written as \\xNN (a name that is

@@ -216,7 +216,10 @@ def test_a_child_killed_at_the_timeout_has_an_exit_code(tmp_path, monkeypatch):
   monkeypatch.setattr(sp, "Popen", lambda cmd, **kw: real([sys.executable, "-c", CHILD, *cmd[1:]], **kw))
   (tmp_path / "subs" / "slow").mkdir(parents=True)
   got = ga._grade_one(tmp_path / "subs" / "slow", tmp_path / "out", [Module("01_toy", tmp_path / "src")], 0.5, {})
-  assert "None" not in got.error, got
+  assert got.error == "grading slow did not finish (exit code -9: stopped at its 0.5 s limit)", got      # reaped: no zombie, a code
+  (tmp_path / "subs" / os.fsdecode(b"slow\xff")).mkdir()
+  got = ga._grade_one(tmp_path / "subs" / os.fsdecode(b"slow\xff"), tmp_path / "out2", [Module("01_toy", tmp_path / "src")], 0.5, {})
+  assert got.error == "grading slow\\xff did not finish (exit code -9: stopped at its 0.5 s limit)"   # a name no report could hold: shown
 
 def test_learners_and_their_submission_folder(tmp_path):
   import autograder.classroom.grade_all as ga

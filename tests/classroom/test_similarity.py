@@ -279,5 +279,10 @@ def test_a_learner_folder_named_outside_utf8_does_not_end_the_report(tmp_path, i
   source, starter = released_toy(tmp_path)
   learner(tmp_path / "submissions", starter, "ada", {"01_toy": {"ans_double": PAIR}})
   learner(tmp_path / "submissions", starter, os.fsdecode(b"caf\xe9"), {"01_toy": {"ans_double": PAIR}})
-  sim.similarity(tmp_path / "submissions", tmp_path / "sim", modules_of(source, ["01_toy"]), starter)
-  assert (tmp_path / "sim/similarity.csv").is_file()
+  rows = sim.similarity(tmp_path / "submissions", tmp_path / "sim", modules_of(source, ["01_toy"]), starter)
+  assert [(r["learner_a"], r["learner_b"], r["similarity"]) for r in rows] == [("ada", "caf\\xe9", 1.0)]     # shown with \x escapes
+  assert "| 01_toy | ada | `caf\\xe9` | 100% |" in (tmp_path / "sim/similarity.md").read_text() and (tmp_path / "sim/similarity.html").is_file()
+
+def test_a_learner_name_in_the_markdown_is_as_it_is_or_inert():
+  assert sim._name("ada") == "ada" and sim._name("jean-luc.o_k@x+y") == "jean-luc.o_k@x+y"
+  assert sim._name("a|b <img>") == "`a\\|b ‹img›`" and sim._name("caf\\xe9") == "`caf\\xe9`" and sim._name("=1+1\n") == "`=1+1`"
