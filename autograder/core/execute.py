@@ -54,7 +54,7 @@ def limits(source:NotebookNode) -> tuple[float, float]:
 # made after that point with it (a flood must not fill the grader's memory: 128 MB printed over four cells took it from
 # 66 to 207 MB when only the cell was capped). A cell gets half the notebook's: one flooding cell leaves room for the rest.
 MAX_CELL_OUTPUT, MAX_NOTEBOOK_OUTPUT = 16 << 20, 32 << 20
-OUTPUT_DROPPED = (f"the notebook printed more than the grader keeps ({MAX_CELL_OUTPUT >> 20} MB a cell, {MAX_NOTEBOOK_OUTPUT >> 20} MB a run): "
+OUTPUT_DROPPED = (f"the notebook printed more than the grader keeps ({MAX_CELL_OUTPUT >> 20} MiB a cell, {MAX_NOTEBOOK_OUTPUT >> 20} MiB a run): "
                   "the rest of its output was dropped, with the record of any check made after that point")
 
 class CappedClient(NotebookClient):

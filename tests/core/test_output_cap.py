@@ -34,5 +34,5 @@ def test_the_caps_per_cell_and_per_run(monkeypatch):
 def test_the_caps_and_the_note():
   assert execute.MAX_CELL_OUTPUT == 16 << 20 and execute.MAX_NOTEBOOK_OUTPUT == 32 << 20
   assert not execute.CappedClient(new_notebook()).dropped
-  assert execute.OUTPUT_DROPPED == ("the notebook printed more than the grader keeps (16 MB a cell, 32 MB a run): the rest of its output "
+  assert execute.OUTPUT_DROPPED == ("the notebook printed more than the grader keeps (16 MiB a cell, 32 MiB a run): the rest of its output "
                                     "was dropped, with the record of any check made after that point")
