@@ -79,7 +79,7 @@ def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
   module's resource limits (see core/limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
-  of each test by id, the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
+  of each test by id, the run's status, its message (of a completed run: a note, or ""), the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
   writes its cache there. `errors`, a list: gets {"cell", "error"} for each cell other than a test that raised (the
   canary's set-up failures)."""
@@ -90,7 +90,7 @@ def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_
     parts = [_checker_notebook(prepared, nb), copy.deepcopy(prepared)]
     parts[1].cells = [c for c in parts[1].cells if not is_isolated(c)]
   ok, why = sandbox.available()
-  outcomes, status, message = {}, RunStatus.COMPLETED, ""
+  outcomes, status, message, note = {}, RunStatus.COMPLETED, "", ""
   for part in parts:
     seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
     with run_folder(module, files, seed, sandboxed=ok) as (run_dir, workdir, env):
@@ -107,7 +107,8 @@ def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_
       errors += [{"cell": grade_id(c) or f"cell {i}", "error": err} for i, c in enumerate(part.cells)
                  if c.cell_type == "code" and not is_test(c) and (err := outcome(c, i, run).error) is not None]
     if run.status != RunStatus.COMPLETED and status == RunStatus.COMPLETED: status, message = run.status, run.message
-  return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
+    note = note or (run.message if run.status == RunStatus.COMPLETED else "")      # a completed run's note (execute.OUTPUT_DROPPED)
+  return outcomes, status, message or note, ("bubblewrap" if ok else f"none ({why})")
 
 def module_key(module:Module) -> str:
   """What a reference run depends on: every file of the module and of the grader, the libraries' versions, Python,

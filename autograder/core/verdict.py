@@ -19,9 +19,10 @@ REPLY_ERROR = OUTPUT_ERROR = "error"
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def clean(text:str, limit:int=300) -> str:
-  """One line of inert text: no terminal escapes or control characters, no HTML tags (angle brackets become ‹ ›),
-  at most `limit` characters."""
+  """One line of inert text: no terminal escapes or control characters, no HTML tags (angle brackets become ‹ ›), no
+  lone surrogate (written \\udcff), at most `limit` characters."""
   text = CONTROL.sub("", " ".join(str(text).split())).replace("<", "‹").replace(">", "›")
+  text = text.encode("utf-8", "backslashreplace").decode("utf-8")       # a lone surrogate, which no file can hold, as \udcff
   return text if len(text) <= limit else text[:limit-3] + "..."
 
 def error_text(ename:str, evalue:str) -> str:

@@ -36,7 +36,8 @@ def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleRes
   source = module.notebook                                 # the trusted source must read; if not, that is ours to fix
   status, message, tests, module_flags, used, opened = ModuleStatus.GRADED, "", None, [], "", None
   mine = read_submission(module, Path(submission_root))
-  if mine.notebook_text is None: status, message = ModuleStatus.MISSING, mine.missing
+  if mine.refused: status, message = ModuleStatus.UNREADABLE, mine.refused
+  elif mine.notebook_text is None: status, message = ModuleStatus.MISSING, mine.missing
   else:
     try: submission = parse_notebook(mine.notebook_text)
     except Unreadable as e: status, message = ModuleStatus.UNREADABLE, f"cannot read {module.name}.ipynb: {e}"
@@ -62,6 +63,8 @@ def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleRes
       if t.status != TestStatus.PASSED and hints.get(t.id): t.hint = hints[t.id]
     opened = opened_hints(mine.opened_hints, hinted).get("hints_opened")
     if run_status != RunStatus.COMPLETED: status, message = ModuleStatus(run_status), redact(run_message)
+    elif run_message: message = redact(run_message)           # a completed run's note (its output over the cap, dropped)
+    if mine.unread: message = "; ".join(x for x in (message, f"not read, so graded as not submitted: {', '.join(mine.unread)}") if x)
     banned = set().union(*(set(t.forbidden) for t in ref.tests.values()))
     module_flags = flags(learner_answers(assembled, module, mine.files), module.settings["allow_flags"], banned)
     module_flags += [Flag(t.id, "forged observation", t.forged) for t in tests if t.forged]
