@@ -29,7 +29,7 @@ from autograder.core.execute import limits, run_notebook
 from autograder.core.limits import Limits
 from autograder.core.module import Module
 from autograder.core.results import CellState, Observation, RunStatus, TestResult, TestStatus, to_json
-from autograder.core.runs import reference, run_folder, sandbox_prefix, tinygrad_cache
+from autograder.core.runs import needs_libraries, reference, run_folder, sandbox_prefix, tinygrad_cache
 from autograder.core.sandbox import available
 from autograder.core.transform import RECORDER, prepare
 from autograder.core.verdict import REPLY_ERROR, SKIPPED, first_failing_check, judge, outcome
@@ -165,6 +165,7 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
   control, control_obs, status, restarts, solution_seconds = [], {}, RunStatus.COMPLETED, 0, None
   settings, sandboxed = module.settings, available()[0]
+  hide_libraries = not any(needs_libraries(c) for c in source.cells)    # one kernel for every test: the libraries hidden unless one needs them
   total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
   pending, done_before = list(range(len(mutants))), 0
   while True:
@@ -180,7 +181,7 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
       scale = 2 + len(pending)
       base_limits = Limits.of(settings)
       allowed = replace(base_limits, cpu_seconds=base_limits.cpu_seconds * scale)
-      prefix = sandbox_prefix(run_dir, workdir, settings, allowed) if sandboxed else []
+      prefix = sandbox_prefix(run_dir, workdir, settings, allowed, libraries=hide_libraries) if sandboxed else []
       started = time.monotonic()
       r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
                        skip=caught_before(where, ref))

@@ -2,13 +2,15 @@
 tests/mutants/NN_name.py loses points when graded (all of a module's mutants run in one kernel session). The session's
 control, every test of the module with the solution after the mutants, in the sandbox under the module's limits, is
 also the solution graded: it must pass every test (a CUDA test without CUDA is skipped), within the notebook's time
-limit (test_honesty grades the solution on its own only where the session cannot stand for it: isolated tests)."""
+limit (test_honesty grades the solution on its own only where the session cannot stand for it: isolated tests), and its
+answers must raise no flag (issue 43, item 5)."""
 import pytest
 from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.core.execute import limits
 from autograder.authoring.mutants import run
 from autograder.core.module import Module
+from autograder.grading.grade import solution_flags
 
 pytestmark = pytest.mark.slow          # grades wrong variants of every module
 
@@ -21,6 +23,8 @@ def test_every_mutant_loses_points(module):
   assert result["status"] == "completed" and not result["control"], (result["status"], result["control"])
   timeout = limits(read_notebook(notebook_path(REPO / "solutions", module)))[1]
   assert result["solution_seconds"] is not None and result["solution_seconds"] < timeout, f"the solution's set-up and tests took {result['solution_seconds']} s, the notebook's limit is {timeout} s"
+  flagged = solution_flags(Module(module, REPO / "solutions"))       # the reference run is the session's (cached)
+  assert not flagged, [f"{f.where}: {f.rule}: {f.what}" for f in flagged]      # issue 43, item 5: honest code raises no flag
   survivors = [m["name"] for m in result["mutants"] if not m["caught"]]
   assert len(result["mutants"]) >= 8, "a module needs at least 8 mutants"
   assert not survivors, f"{len(survivors)} of {len(result['mutants'])} mutants keep full marks: {survivors}"
