@@ -24,12 +24,12 @@ from pathlib import Path
 from nbformat.v4 import new_code_cell
 from autograder.authoring.mutagen import generate, sample, scope_at
 from autograder.core.assemble import assemble
-from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, points
+from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, needs_libraries, points
 from autograder.core.execute import limits, run_notebook
 from autograder.core.limits import Limits
 from autograder.core.module import Module
 from autograder.core.results import CellState, Observation, RunStatus, TestResult, TestStatus, to_json
-from autograder.core.runs import needs_libraries, reference, run_folder, sandbox_prefix, tinygrad_cache
+from autograder.core.runs import reference, run_folder, sandbox_prefix, tinygrad_cache
 from autograder.core.sandbox import available
 from autograder.core.transform import RECORDER, prepare
 from autograder.core.verdict import REPLY_ERROR, SKIPPED, first_failing_check, judge, outcome

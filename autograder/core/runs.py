@@ -10,7 +10,7 @@ from nbformat.v4 import new_code_cell
 from autograder.core import sandbox
 from autograder.core.assemble import assemble, prepare_workdir, remove_tree
 from autograder.core.cause import run_cause
-from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test, without_hidden
+from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test, needs_libraries, without_hidden
 from autograder.core.course import DATA, PACKAGE
 from autograder.core.execute import limits, run_notebook, run_parent
 from autograder.core.limits import Limits
@@ -75,10 +75,6 @@ def _checker_notebook(prepared, assembled):
   out = copy.deepcopy(prepared)
   out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
   return out
-
-def needs_libraries(cell) -> bool:
-  """A test graded where the module's forbidden libraries are present (its inputs need one: module 10's export)."""
-  return is_test(cell) and cell_setting(cell, "needs_libraries")
 
 def parts_of(prepared, assembled) -> list[tuple[object, bool]]:
   """The kernels a run takes, each (notebook, whether the module's forbidden libraries are hidden there): the isolated

@@ -8,12 +8,12 @@ import ast, sys, time, traceback
 from pathlib import Path
 from autograder.core.assemble import Unreadable, assemble, parse_notebook, read_submission
 from autograder.core.cause import explain
-from autograder.core.cells import clear_solutions, grade_id, hint, is_answer, is_test, points
+from autograder.core.cells import clear_solutions, grade_id, graded_without_libraries, hint, is_answer, is_test, points
 from autograder.core.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
 from autograder.core.module import Module
 from autograder.core.names import imported
 from autograder.core.results import Flag, ModuleResult, ModuleStatus, Outcome, ReferenceRun, Report, RunStatus, TestResult, TestStatus
-from autograder.core.runs import needs_libraries, reference, run_module
+from autograder.core.runs import reference, run_module
 from autograder.core.transform import hidden_text, notebook_sites, python_source, visible_strings
 from autograder.core.verdict import Redactor, judge
 from autograder.grading.flags import Context, flags, importable_names
@@ -47,15 +47,7 @@ def flag_context(module:Module, ref:ReferenceRun) -> Context:
   trusted_trees = [_tree(c.source) for c in source.cells if c.cell_type == "code" and not is_answer(c)]
   roots = set().union(*(imported(t) for t in trusted_trees)) - {"*"}
   vocabulary = set(checks_all) | {n.name for t in trusted_trees for n in t.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-  barred, task, tested = set(module.answer_files), [], False      # a task: its answer cells, then its test cells
-  for c in source.cells:
-    if is_answer(c):
-      if tested: task, tested = [], False
-      task.append(grade_id(c) or "")
-    elif is_test(c):
-      tested = True
-      if not needs_libraries(c): barred |= set(task)
-  if not tested: barred |= set(task)
+  barred = set(module.answer_files) | graded_without_libraries(source)
   files = {p.stem if p.suffix == ".py" else p.name for p in module.folder.iterdir() if p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists())}
   given = {n.value for text in answers for n in ast.walk(_tree(clear_solutions(text))) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
   return Context(set().union(*(set(t.forbidden) for t in ref.tests.values())), inside, defined, list(module.settings["forbidden_libraries"]),

@@ -61,3 +61,14 @@ def test_a_forbidden_library_is_absent_from_the_learners_run_but_not_from_a_test
   tests = {t["id"]: t for t in result["tests"]}
   assert tests["test_double"]["score"] == 0 and tests["test_square"]["score"] == 3, tests
   assert "forbidden library" in {f["rule"] for f in result["flags"]}, result["flags"]
+
+def test_the_self_check_says_when_an_answer_imports_a_library_grading_hides(tmp_path):
+  from autograder.learner.selfcheck import library_notes
+  source = write_toy_course(tmp_path, modules=("01_toy",))
+  nb = nbformat.read(str(source / "01_toy" / "01_toy.ipynb"), as_version=4)
+  nb.metadata["autograder"]["forbidden_libraries"] = ["gguf", "tinygrad.llm.gguf"]
+  for c in nb.cells:
+    if grade_id(c) == "test_square": c.metadata["autograder"] = {"needs_libraries": True}
+  answers = {"ans_double": "import gguf\nfrom tinygrad.llm.gguf import ggml_data_to_tensor\n", "ans_square": "import gguf\n"}
+  notes = library_notes(nb, answers)
+  assert len(notes) == 1 and "ans_double imports gguf, tinygrad.llm.gguf" in notes[0], notes      # square's test needs them

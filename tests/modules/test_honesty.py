@@ -4,8 +4,7 @@ writes, with nothing of a solution or a hidden test in it."""
 import functools, os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
-from autograder.core.cells import is_answer, is_isolated, is_test
-from autograder.core.runs import needs_libraries
+from autograder.core.cells import is_answer, is_isolated, is_test, needs_libraries
 from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.grading.grade import grade_module
