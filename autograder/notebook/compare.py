@@ -197,12 +197,13 @@ def figure(e:Any) -> str:
   if is_array(e):
     a = e["__array__"]
     return f"an array of shape {tuple(int(x) for x in a.get('shape', []))}" if isinstance(a, dict) and isinstance(a.get("shape"), list) else "an array"
+  if isinstance(e, dict) and any(tag in e for tag in ("__object__", "__type__", "__enum__", "__dtype__")): return "a value of another kind"
   plain = plain_value(e)
   if plain is None or type(plain) in (bool, int, float): return number(plain)
   if type(plain) in (list, tuple) and len(plain) <= 8 and all(x is None or type(x) in (bool, int, float) for x in plain):
     body = ", ".join(number(x) for x in plain)
     return f"[{body}]" if type(plain) is list else f"({body}{',' if len(plain) == 1 else ''})"
-  if isinstance(plain, str): return f"a string of {len(plain)} characters" if not isinstance(e, dict) else "an object"
+  if isinstance(plain, str): return f"a string of {len(plain)} characters"
   if type(plain) in (list, tuple, dict): return f"a {type(plain).__name__} of {len(plain)} items"
   return "a value of another kind"
 

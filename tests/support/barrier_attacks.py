@@ -4,7 +4,7 @@ needs) or by the attack. `submission(tmp, name)` writes one; ATTACKS says what e
 import shutil, textwrap
 from dataclasses import dataclass, field
 import nbformat
-from autograder.core.cells import grade_id
+from autograder.core.cells import defined_names, grade_id
 from autograder.core.course import REPO
 
 SOLUTIONS, PROJECTS = REPO / "solutions", REPO / "projects"
@@ -195,19 +195,21 @@ _pid = os.posix_spawn("/bin/sleep", ["sleep", "2"], dict(os.environ), setsid=Tru
 
 def _pieces(text:str, size:int=15) -> list[str]: return [text[i:i + size] for i in range(0, len(text), size)]
 
-def runpy_pieces() -> str:
-  """Module 01's solution answers, cut in 15-character pieces, written to a file and run with runpy (the last answer
-  cell, so that its definitions are the ones the tests find)."""
+def runpy_pieces() -> dict[str, str]:
+  """Module 01's solution answers, cut in 15-character pieces, written to a file and run with runpy in the first answer
+  cell; every answer cell takes its functions from what that run defined."""
   nb = nbformat.read(str(SOLUTIONS / "01_tensor_basics" / "01_tensor_basics.ipynb"), as_version=4)
-  copied = "\n\n".join(c.source for c in nb.cells if grade_id(c).startswith("ans_")) + "\n"
-  names = sorted({line.split("(")[0][4:] for line in copied.splitlines() if line.startswith("def ")})
-  return f'''
+  cells = [c for c in nb.cells if grade_id(c).startswith("ans_")]
+  copied = "\n\n".join(c.source for c in cells) + "\n"
+  def bind(c): return "{} = {}\n".format(", ".join(names := sorted(defined_names(c.source))), ", ".join(f"_ns[{n!r}]" for n in names)) if defined_names(c.source) else ""
+  out = {grade_id(c): bind(c) for c in cells}
+  out[grade_id(cells[0])] = f'''
 import runpy, __main__
 _P = {_pieces(copied)!r}
 with open("_helpers.py", "w") as _f: _f.write("".join(_P))
 _ns = runpy.run_path("_helpers.py", init_globals=__main__.__dict__)
-{", ".join(names)} = {", ".join(f"_ns[{n!r}]" for n in names)}
-'''
+''' + bind(cells[0])
+  return out
 
 ATTACKS = {
   "10: no_library() with the profiler paused and the traps put back": Attack("10_inference", {"ans_q8_0": PAUSED_PROFILER}, {"test_q8_0"},
@@ -224,6 +226,6 @@ ATTACKS = {
                                                            {"test_rms_norm", "test_attention"}, {"IPython internals"}),
   "01: a stuck alias of GlobalCounters": Attack("01_tensor_basics", {"ans_peek_schedule": STUCK_COUNTER}, {"test_peek_schedule"}, {"monkeypatching"}),
   "01: os.posix_spawn(setsid=True)": Attack("01_tensor_basics", {"ans_make_tensors": POSIX_SPAWN}, set(), {"process control"}),
-  "01: a classmate's answers in 15-character pieces run with runpy": Attack("01_tensor_basics", {"ans_kernel_source": runpy_pieces()}, set(),
+  "01: a classmate's answers in 15-character pieces run with runpy": Attack("01_tensor_basics", runpy_pieces(), set(),
                                                                              {"runs learner-written files"}),
 }
