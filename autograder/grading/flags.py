@@ -228,8 +228,8 @@ def scan(source:str, where:str, forbidden:set[str]|Context=frozenset()) -> list[
     elif isinstance(n, ast.ImportFrom) and n.module in ("sys", "threading") and any(a.name in TRACING for a in n.names):
       flag(n, "tracing hook", f"imports {next(a.name for a in n.names if a.name in TRACING)} from {n.module}")
     elif isinstance(n, (ast.Constant, ast.BinOp, ast.JoinedStr)) and (said := _text(n)) is not None and said in TRACING | HIDDEN_STATE:
-      flag(n, "tracing hook" if said in TRACING else "introspection", f"names {said!r} in a string")
-    if isinstance(n, ast.Attribute) and n.attr in HIDDEN_STATE: flag(n, "introspection", f"uses .{n.attr} (a function's hidden state)")
+      flag(n, "tracing hook" if said in TRACING else "function internals", f"names {said!r} in a string")
+    if isinstance(n, ast.Attribute) and n.attr in HIDDEN_STATE: flag(n, "function internals", f"uses .{n.attr} (what a function closes over: the checks' own state)")
     if isinstance(n, ast.Name) and (n.id in HISTORY or re.fullmatch(r"_i\d+", n.id)) and isinstance(n.ctx, ast.Load):
       flag(n, "IPython internals", f"reads {n.id} (the kernel's history of cells)")
     if (isinstance(n, ast.Attribute) and n.attr in LOADERS) or (isinstance(n, ast.Name) and n.id in LOADERS and isinstance(n.ctx, ast.Load)):

@@ -62,7 +62,7 @@ ROUND_FOUR = {   # (source, context, the rule that must name it)
   "the profile hook paused": ("import sys, threading\np = sys.getprofile()\nsys.setprofile(None); threading.setprofile(None)", Context(), "tracing hook"),
   "a tracer from sys": ("from sys import settrace as s\ns(None)", Context(), "tracing hook"),
   "the hook by a string": ("getattr(sys, 'set' + 'profile')(None)", Context(), "tracing hook"),
-  "the trap's record through __globals__": ('check.__globals__["_trap"]["tripped"].clear()', Context(), "introspection"),
+  "the trap's record through __globals__": ('check.__globals__["_trap"]["tripped"].clear()', Context(), "function internals"),
   "attrgetter of a dotted forbidden name": ('import operator\nq = operator.attrgetter("ops.aten.quantize_per_channel")(torch)',
                                            Context(forbidden={"quantize_per_channel"}), "forbidden function"),
   "attrgetter of a computed name": ("from operator import attrgetter\nq = attrgetter(name)(torch)", Context(forbidden={"x"}), "forbidden function"),

@@ -217,7 +217,7 @@ ATTACKS = {
   "10: torch.ops.aten.quantize_per_channel through operator.attrgetter": Attack("10_inference", {"ans_quantize_int8": ATTRGETTER},
                                                                                {"test_quantize_int8", "test_int8net"}, {"forbidden function"}, ["ans_int8net"]),
   "10: the trap's record cleared through check.__globals__": Attack("10_inference", {"ans_dequantize_blocks": CLEARED_RECORD},
-                                                                   {"test_dequantize_blocks"}, {"introspection"}),
+                                                                   {"test_dequantize_blocks"}, {"function internals"}),
   "12: forward and sample by transformers": Attack("12_llm_inference", {"ans_forward": TRANSFORMERS_FORWARD, "ans_sample": TRANSFORMERS_SAMPLE},
                                                    {"test_forward", "test_sample"}, {"forbidden library"}, ["ans_load_llama", "ans_rms_norm", "ans_attention"]),
   "12: nn.RMSNorm and scaled_dot_product_attention": Attack("12_llm_inference", {"ans_rms_norm": BUILTINS_NORM, "ans_attention": BUILTINS_ATTENTION},
