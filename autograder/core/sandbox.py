@@ -43,6 +43,7 @@ def _python_roots() -> list[Path]:
 ABSENT = ('raise ModuleNotFoundError(f"{__name__} is not available when this module is graded: its answers may not use it '
           '(the module\'s forbidden_libraries)", name=__name__)\n')
 
+@functools.cache
 def _distribution_paths(top:str) -> tuple[set[str], set[Path]]:
   """(every top-level import name, the metadata folders) of the installed distributions that provide `top`."""
   import importlib.metadata as md
