@@ -255,6 +255,8 @@ def check_kernel_count(fn:Callable, expected:int=None, name:str="computation", _
 
 def check_no_kernels(fn:Callable, name:str="call", _site:str|None=None):
   """`fn()` runs no kernel at all (nothing is realized inside it; its result is *not* realized here)."""
+  from tinygrad import GlobalCounters
+  GlobalCounters.reset()
   _, ran, _ = kernels_during(fn)
   _judge("equal", ran, 0, f"{name}: kernels run", _site)
 
@@ -275,12 +277,16 @@ def _targets(obj:Any, attr:str) -> tuple[set, set]:
     elif callable(v): natives.add(v)
   return codes, natives
 
-_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None, "open": []}
+_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None, "open": [], "cells": {}}
 
 def _cell_code(code) -> bool:
-  """Whether a code object was compiled from a notebook cell (IPython's names for cells)."""
-  name = code.co_filename
-  return name.startswith("<ipython-input") or "ipykernel_" in name
+  """Whether a code object was compiled from a notebook cell (IPython's names for cells); remembered per code object
+  (the profile hook asks on every call)."""
+  known = _trap["cells"].get(code)
+  if known is None:
+    name = code.co_filename
+    known = _trap["cells"][code] = name.startswith("<ipython-input") or "ipykernel_" in name
+  return known
 
 def _profile(frame, event, arg):
   """Runs on every call while a forbidden() block is open: notes a call of a forbidden function however it was

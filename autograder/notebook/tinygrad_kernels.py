@@ -51,7 +51,10 @@ def kernels_during(fn:Callable) -> tuple[Any, int, list[str]]:
 
 def kernels_run(fn:Callable) -> tuple[Any, int]:
   """Call `fn()`, realize the tensor(s) it returns, and return (result, kernels tinygrad ran meanwhile), counted inside
-  tinygrad's dispatch (see kernel_dispatch). Realize the inputs before calling this: their kernels would be counted too."""
+  tinygrad's dispatch (see kernel_dispatch). GlobalCounters is reset first, as it always was (a figure read from it
+  afterwards covers the call). Realize the inputs before calling this: their kernels would be counted too."""
+  from tinygrad import GlobalCounters
+  GlobalCounters.reset()                                   # (code after the call reads its figures there: theirs to trust)
   with kernel_dispatch() as seen:
     result = fn()
     _realize_all(result)
