@@ -9,7 +9,7 @@ put together at run time (`getattr`, `operator.attrgetter("ops.aten.quantize_per
 state (`check.__globals__`) or the kernel's history (`In`), running code the answer does not spell out (`exec`,
 `runpy` of a file it wrote), a library the module forbids, a process that leaves the kernel's session."""
 from __future__ import annotations
-import ast, re, sys
+import ast, functools, re, sys
 from dataclasses import dataclass, field
 from autograder.core.names import assigned, binds
 from autograder.core.results import Flag
@@ -136,11 +136,15 @@ class Context:
   given: set = field(default_factory=set)
   trusted: set = field(default_factory=set)
 
+@functools.cache
+def _installed() -> frozenset[str]:
+  import importlib.metadata as md
+  return frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names) | frozenset(md.packages_distributions()) | {"__future__"}
+
 def importable_names(folder_names:set[str]=frozenset()) -> set[str]:
   """Top-level module names an answer can import without writing a file: the standard library, the installed
   distributions' top-level names, and `folder_names` (the module's own files)."""
-  import importlib.metadata as md
-  return set(sys.stdlib_module_names) | set(sys.builtin_module_names) | set(md.packages_distributions()) | set(folder_names) | {"__future__"}
+  return set(_installed()) | set(folder_names)
 
 def _graded_names(tree:ast.AST, roots:set[str]) -> set[str]:
   """The names in `tree` that stand for a graded package, a library class or the grader: GRADED_MODULES, the trusted
