@@ -219,7 +219,8 @@ def scan(source:str, where:str, forbidden:set[str]|Context=frozenset()) -> list[
       flag(n, "large constant table", f"a literal {type(n).__name__.lower()} of {len(n.keys if isinstance(n, ast.Dict) else n.elts):,} items")
     if forbidden:
       said = n.attr if isinstance(n, ast.Attribute) else n.id if isinstance(n, ast.Name) else _text(n) if isinstance(n, (ast.Constant, ast.BinOp, ast.JoinedStr, ast.Call)) else None
-      hits = sorted(name for name in (_parts(said) if isinstance(said, str) else ()) if name in forbidden and not allowed(n, name))
+      own = isinstance(n, ast.Name) and n.id in ctx.reference        # a bare name the answers define: the answer's own function
+      hits = sorted(name for name in (_parts(said) if isinstance(said, str) and not own else ()) if name in forbidden and not allowed(n, name))
       if hits: flag(n, "forbidden function", f"refers to {hits[0]}")
       if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("getattr", "vars") and len(n.args) >= (2 if n.func.id == "getattr" else 1) \
          and (n.func.id == "vars" or _text(n.args[1]) is None) and (not isinstance(n.args[0], ast.Name) or _root(n.args[0]) in graded):

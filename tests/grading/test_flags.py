@@ -99,6 +99,8 @@ HONEST = {   # idioms of the reference answers the flags once named (issue 43, i
   "a docstring of the starter": ('def f():\n    """Load what the autograder gives."""\n', Context(given={"Load what the autograder gives."})),
   "a library the task may use": ("import torch", Context(libraries=["torch"], barred={"ans_other"})),
   "an answer's own counters": ("self.calls += 1\nstats.kernels = 3", Context()),
+  "the answer's own function named as a forbidden method": ("def rms_norm_grads(x, w, g):\n    return rms_norm(x, w).gradient(x, w, gradient=g)",
+                                                             Context(forbidden={"rms_norm"}, inside={"rms_norm": {"rms_norm_grads"}}, reference={"rms_norm", "rms_norm_grads"})),
 }
 
 @pytest.mark.parametrize("case", HONEST, ids=list(HONEST))
@@ -107,6 +109,7 @@ def test_honest_idioms_are_not_flagged(case):
   assert not scan(source, "ans_x", ctx), scan(source, "ans_x", ctx)
 
 def test_a_forbidden_name_is_flagged_where_a_block_ran_it_or_outside_the_references_functions():
-  ctx = Context(forbidden={"backward"}, inside={"backward": {"grads_by_gradient"}}, reference={"grads_by_backward", "grads_by_gradient"})
-  for source in ["def grads_by_gradient(f, *ts):\n    f(*ts).backward()", "_b = Tensor.backward", "def _mine(t):\n    return t.backward()"]:
+  ctx = Context(forbidden={"backward", "rms_norm"}, inside={"backward": {"grads_by_gradient"}}, reference={"grads_by_backward", "grads_by_gradient", "rms_norm"})
+  for source in ["def grads_by_gradient(f, *ts):\n    f(*ts).backward()", "_b = Tensor.backward", "def _mine(t):\n    return t.backward()",
+                 "rms_norm = Tensor.rms_norm"]:
     assert "forbidden function" in {f.rule for f in scan(source, "ans_x", ctx)}, source
