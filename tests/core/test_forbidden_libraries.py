@@ -72,3 +72,22 @@ def test_the_self_check_says_when_an_answer_imports_a_library_grading_hides(tmp_
   answers = {"ans_double": "import gguf\nfrom tinygrad.llm.gguf import ggml_data_to_tensor\n", "ans_square": "import gguf\n"}
   notes = library_notes(nb, answers)
   assert len(notes) == 1 and "ans_double imports gguf, tinygrad.llm.gguf" in notes[0], notes      # square's test needs them
+
+def test_without_a_sandbox_an_import_hook_stands_in(tmp_path, monkeypatch):
+  """No bubblewrap (AUTOGRADER_SANDBOX=off): the checks' import hook refuses the forbidden libraries in the learner's
+  run. Not a barrier (the answer's process can remove it): the report's `sandbox` says there was none."""
+  source = write_toy_course(tmp_path, modules=("01_toy",))
+  path = source / "01_toy" / "01_toy.ipynb"
+  nb = nbformat.read(str(path), as_version=4)
+  nb.metadata["autograder"]["forbidden_libraries"] = ["gguf"]
+  nbformat.write(nb, str(path))
+  submission = tmp_path / "submission"
+  shutil.copytree(source, submission)
+  edit(submission, lambda cells: [c if grade_id(c) != "ans_double" else
+                                  nbformat.v4.new_code_cell("import gguf\ndef double(x):\n    return 2 * x\n", metadata=c.metadata) for c in cells])
+  monkeypatch.setenv("AUTOGRADER_SANDBOX", "off"); available.cache_clear()
+  try: assert main(["grade", str(submission), "--source", str(source), "--json", str(tmp_path / "r.json"), "--quiet"]) == 0
+  finally: monkeypatch.delenv("AUTOGRADER_SANDBOX"); available.cache_clear()
+  result = json.loads((tmp_path / "r.json").read_text())["modules"][0]
+  assert result["sandbox"].startswith("none")
+  assert {t["id"]: t["score"] for t in result["tests"]} == {"test_double": 0, "test_square": 3}, result["tests"]
