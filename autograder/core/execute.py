@@ -43,6 +43,10 @@ def kernel_env(run_dir:Path, workdir:Path, extra:dict|None=None, base:dict|None=
   env.setdefault("DEV", "CPU")
   env.update(extra or {})
   for d in ("home", "rt"): (run_dir / d).mkdir(parents=True, exist_ok=True)
+  if base is None:                                         # no history file: a cell's text stays out of the run folder
+    profile = run_dir / "home" / "ipython" / "profile_default"
+    profile.mkdir(parents=True, exist_ok=True)
+    (profile / "ipython_kernel_config.py").write_text("c.HistoryManager.enabled = False\n")
   return env
 
 def limits(source:NotebookNode) -> tuple[float, float]:

@@ -45,13 +45,20 @@ def observations(cell) -> list[Observation]:
   records = (o.get("data", {}).get(MIME) for o in cell.get("outputs", []) if o.get("output_type") == "display_data")
   return [obs for rec in records if (obs := Observation.of_record(rec)) is not None]
 
-def forbidden_names(cell) -> list[str]:
-  """The attributes the cell's forbidden() blocks named (published by the reference run only; see checks.forbidden)."""
-  out = set()
+def forbidden_records(cell) -> dict[str, list[str]]:
+  """{attribute a forbidden() block of the cell named: the functions of the notebook's cells that ran inside such a
+  block} (published by the reference run only; see checks.forbidden)."""
+  out: dict[str, set] = {}
   for o in cell.get("outputs", []):
     rec = o.get("data", {}).get(FORBIDDEN_MIME) if o.get("output_type") == "display_data" else None
-    if isinstance(rec, list): out |= {x for x in rec if isinstance(x, str)}
-  return sorted(out)
+    if not isinstance(rec, dict) or not isinstance(rec.get("names"), list): continue
+    called = {x for x in rec.get("called", []) if isinstance(x, str)} if isinstance(rec.get("called"), list) else set()
+    for name in (x for x in rec["names"] if isinstance(x, str)): out[name] = out.get(name, set()) | called
+  return {k: sorted(v) for k, v in sorted(out.items())}
+
+def forbidden_names(cell) -> list[str]:
+  """The attributes the cell's forbidden() blocks named."""
+  return sorted(forbidden_records(cell))
 
 def outcome(cell, index:int, run) -> Outcome:
   """What one run did with one test cell: its state, its error (ename, evalue) if any, and its observations."""
@@ -60,7 +67,8 @@ def outcome(cell, index:int, run) -> Outcome:
   if err is None:
     out = next((o for o in cell.get("outputs", []) if o.get("output_type") == OUTPUT_ERROR), None)
     if out is not None: err = (out.get("ename", "Error"), out.get("evalue", ""))
-  return Outcome(CellState(run.cells.get(index, CellState.NOT_RUN)), err, observations(cell), forbidden_names(cell))
+  records = forbidden_records(cell)
+  return Outcome(CellState(run.cells.get(index, CellState.NOT_RUN)), err, observations(cell), sorted(records), records)
 
 def forged(ref_obs:list[Observation], got_obs:list[Observation], sites:set[str]|None=None) -> str|None:
   """Why the learner's records for one test cell cannot all come from its checks, or None.
@@ -105,7 +113,7 @@ def _problem(r:Observation, mine:Observation|None, shown:set[str]|None=None) -> 
   if r.kind == "metric": return None
   name = clean(label(str(r.name), r.hidden, shown), 200)
   if mine is None: return f"{name}: not observed (the test stopped before this check)"
-  try: message = compare(r.kind, mine.actual, r.expected, r.opts or {}, reveal=not r.hidden)
+  try: message = compare(r.kind, mine.actual, r.expected, r.opts or {}, reveal=not r.hidden, text=False)
   except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
   if message is None: return None
   if r.kind == "true": return (name if name != HIDDEN_LABEL else f"{name}: the condition is false") if message == "the condition is false" else f"{name}: {message}"
