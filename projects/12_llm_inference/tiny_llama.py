@@ -4,13 +4,18 @@ nothing is downloaded, and made without `transformers` or PyTorch: grading runs 
 is installed (the module's forbidden_libraries); the tests' oracle loads the files with transformers.
 
     build_llama(folder, seed=0, **config) -> Path      # config.json, generation_config.json, model.safetensors
+    seeded_weights(seed=0, **sizes) -> (cfg, weights)  # a larger Llama drawn with numpy: no file
 
 The defaults (BASE) are the module's model: 2 layers, hidden size 64, 4 attention heads sharing 2 key/value heads
 (head size 16), an MLP of 192, a vocabulary of 256 token ids, no special tokens (greedy generation never stops early).
 These LlamaConfig fields can be overridden (the tests vary heads, key/value heads, head size, layers, ...): those of
 BASE, head_dim, rope_theta, rms_norm_eps, tie_word_embeddings. The weights follow transformers' own initialisation of
 a Llama (every projection and the embedding drawn from N(0, 0.02), the norms' weights 1), drawn with numpy's
-default_rng(seed)."""
+default_rng(seed).
+
+SIZE is Part 8's model: width 512, 8 layers, 8 query heads sharing 4 key/value heads (head size 64), an MLP of 1536,
+25,436,672 parameters (101.5 MB a decode step in float32). seeded_weights draws it the same way, under load_llama's
+names, so that a model of this size costs a second and no disk."""
 import json
 from pathlib import Path
 import numpy as np
@@ -75,3 +80,22 @@ def build_llama(folder, seed:int=0, **config) -> Path:
                                                              "output_hidden_states": False, "use_cache": True}, indent=2) + "\n")
   save_safetensors(weights_of(cfg, seed), folder / "model.safetensors")
   return folder
+
+SIZE = dict(dim=512, n_layers=8, n_heads=8, n_kv_heads=4, head_dim=64, ffn_dim=1536, vocab_size=256, norm_eps=1e-6, rope_theta=10000.0)
+
+def seeded_weights(seed:int=0, **sizes) -> tuple:
+  """(cfg, weights) of a Llama of SIZE updated by `sizes`: cfg as load_llama returns it, weights a dict of float32 numpy
+  arrays under load_llama's names (an output weight of its own), drawn from numpy.random.default_rng(seed)."""
+  cfg = {**SIZE, **sizes}
+  rng = np.random.default_rng(seed)
+  def matrix(rows, cols): return (rng.standard_normal((rows, cols), dtype=np.float32) * np.float32(INIT_STD))
+  dim, heads, kv, hd, ffn = cfg["dim"], cfg["n_heads"], cfg["n_kv_heads"], cfg["head_dim"], cfg["ffn_dim"]
+  weights = {"token_embd.weight": matrix(cfg["vocab_size"], dim), "output_norm.weight": np.ones(dim, np.float32),
+             "output.weight": matrix(cfg["vocab_size"], dim)}
+  for i in range(cfg["n_layers"]):
+    weights.update({f"blk.{i}.attn_norm.weight": np.ones(dim, np.float32), f"blk.{i}.attn_q.weight": matrix(heads * hd, dim),
+                    f"blk.{i}.attn_k.weight": matrix(kv * hd, dim), f"blk.{i}.attn_v.weight": matrix(kv * hd, dim),
+                    f"blk.{i}.attn_output.weight": matrix(dim, heads * hd), f"blk.{i}.ffn_norm.weight": np.ones(dim, np.float32),
+                    f"blk.{i}.ffn_gate.weight": matrix(ffn, dim), f"blk.{i}.ffn_up.weight": matrix(ffn, dim),
+                    f"blk.{i}.ffn_down.weight": matrix(dim, ffn)})
+  return cfg, weights
