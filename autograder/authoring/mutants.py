@@ -148,11 +148,12 @@ def _values(observations:list[Observation]) -> str:
   return json.dumps([(o.site, o.k, o.actual) for o in observations], sort_keys=True, default=repr)
 
 def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
-        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control=None) -> dict:
+        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control_cell=None) -> dict:
   """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
   "control": [problems], "status", "restarts", "seconds", "solution_seconds"}: the last, the set-up and the control
-  together (about what grading the solution takes). `on_cell(done, total)` reports progress; `on_control()` is called
-  once, when the next cell to run is the control's first."""
+  together (about what grading the solution takes). `on_cell(done, total)` reports progress; `on_control_cell(id)`
+  is called before each code cell of the control runs, with its grade id (None for a cell without one), and with None
+  when the session ends."""
   start = time.monotonic()
   source = module.notebook
   mutants = load(mutants_file) if mutants_file and Path(mutants_file).is_file() else []
@@ -168,7 +169,7 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
   settings, sandboxed = module.settings, available()[0]
   hide_libraries = not any(needs_libraries(c) for c in source.cells)    # one kernel for every test: the libraries hidden unless one needs them
   total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
-  pending, done_before, controlled = list(range(len(mutants))), 0, []
+  pending, done_before = list(range(len(mutants))), 0
   while True:
     seed_db = Path(ref.db) if ref.db and Path(ref.db).is_file() else tinygrad_cache()
     with run_folder(module, None, seed_db, sandboxed=sandboxed, prefix="mutants") as (run_dir, workdir, env):
@@ -179,7 +180,7 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
       def step(done, n, base=done_before, pre=starts[0]):
         ended[code[done - 1]] = time.monotonic()               # `done` counts code cells; the session has markdown too
         if on_cell: on_cell(base + max(0, done - pre), total)
-        if on_control and not controlled and done < len(code) and code[done] >= starts[-1]: controlled.append(on_control())
+        if on_control_cell and done < len(code) and code[done] >= starts[-1]: on_control_cell(grade_id(nb.cells[code[done]]))
       scale = 2 + len(pending)
       base_limits = Limits.of(settings)
       allowed = replace(base_limits, cpu_seconds=base_limits.cpu_seconds * scale)
@@ -187,6 +188,7 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
       started = time.monotonic()
       r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
                        skip=caught_before(where, ref))
+      if on_control_cell: on_control_cell(None)
       if r.status == RunStatus.COMPLETED:                             # the set-up, then the control's tests
         before = lambda k: max((t for i, t in ended.items() if i < k), default=started)
         solution_seconds = round(before(starts[0]) - started + ended[code[-1]] - before(starts[-1]), 1)

@@ -3,10 +3,10 @@ tests/mutants/NN_name.py loses points when graded (all of a module's mutants run
 control, every test of the module with the solution after the mutants, in the sandbox under the module's limits, is
 also the solution graded: it must pass every test (a CUDA test without CUDA is skipped), within the notebook's time
 limit (test_honesty grades the solution on its own only where the session cannot stand for it: isolated tests), and its
-answers must raise no flag (issue 43, item 5). In the modules whose tests time code (TIMED), the control runs beside
-noisy neighbours, a busy process per core (issue 43: the reference gets full marks on a loaded machine); the mutants
-before it run on a quiet one."""
-import contextlib
+answers must raise no flag (issue 43, item 5). The control's tests whose verdict is a ratio of times (check_ratio,
+decide: neighbours.deciding_cells) run beside noisy neighbours, a busy process per core (issue 43: the reference gets
+full marks on a loaded machine); the other tests and the mutants run on a quiet one (a count or a sanity bound does not
+move with the load, and the neighbours would only slow the suite)."""
 import pytest
 from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
@@ -14,7 +14,7 @@ from autograder.core.execute import limits
 from autograder.authoring.mutants import run
 from autograder.core.module import Module
 from autograder.grading.grade import solution_flags
-from neighbours import TIMED, noisy_neighbours
+from neighbours import NeighboursAround
 
 pytestmark = pytest.mark.slow          # grades wrong variants of every module
 
@@ -23,11 +23,10 @@ MODULES = [m for m in module_names(REPO / "solutions") if (MUTANTS / f"{m}.py").
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_mutant_loses_points(module):
-  mod, neighbours, started = Module(module, REPO / "solutions"), contextlib.ExitStack(), []
-  def control_beside_neighbours():                              # the control: the module's tests, after every mutant
-    if module in TIMED and not started: started.append(neighbours.enter_context(noisy_neighbours(limit=600)))
-  with neighbours: result = run(mod, MUTANTS / f"{module}.py", on_control=control_beside_neighbours)
-  assert bool(started) == (module in TIMED), "the control ran beside noisy neighbours" if started else "the control never started"
+  mod, neighbours = Module(module, REPO / "solutions"), NeighboursAround(module)
+  try: result = run(mod, MUTANTS / f"{module}.py", on_control_cell=neighbours)
+  finally: neighbours.stop()
+  assert neighbours.seen == neighbours.cells, f"deciding cells the control never ran beside neighbours: {sorted(neighbours.cells - neighbours.seen)}"
   assert result["status"] == "completed" and not result["control"], (result["status"], result["control"])
   timeout = limits(read_notebook(notebook_path(REPO / "solutions", module)))[1]
   assert result["solution_seconds"] is not None and result["solution_seconds"] < timeout, f"the solution's set-up and tests took {result['solution_seconds']} s, the notebook's limit is {timeout} s"

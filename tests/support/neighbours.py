@@ -1,11 +1,24 @@
 """Noisy neighbours: busy processes that keep every core occupied while a test runs, started and stopped by the test
 (and killed with it: each one ends by itself after `limit` seconds, whatever happens to the test)."""
-import contextlib, os, subprocess, sys
+import contextlib, functools, os, re, subprocess, sys
+from autograder.core.assemble import read_notebook
+from autograder.core.cells import grade_id, is_test
+from autograder.core.course import REPO, module_names, notebook_path
 
-# The modules whose tests compare or bound real times (course/instructors/authoring.md lists each timing check and its
-# rule): their solution is graded beside noisy neighbours (tests/modules/test_mutants.py, test_honesty.py) and one
-# finished notebook is self-checked beside them (tests/modules/test_noisy_neighbours.py).
-TIMED = {"04_mnist", "06_custom_ops", "07_custom_backend", "09_deep_dive", "10_inference", "12_llm_inference", "13_kernel_opts"}
+DECIDES = re.compile(r"\b(check_ratio|decide)\(")            # a verdict on a ratio of times (authoring.md, rule 2)
+
+@functools.cache
+def deciding_cells() -> dict[str, frozenset[str]]:
+  """{module: the test cells whose verdict is a ratio of real times}, read from the solution notebooks: the cells that
+  run beside noisy neighbours (a sanity bound, rule 3, is 20x from the reference by construction; a count, rule 1,
+  does not move with the load)."""
+  out = {}
+  for m in module_names(REPO / "solutions"):
+    cells = frozenset(grade_id(c) for c in read_notebook(notebook_path(REPO / "solutions", m)).cells if is_test(c) and DECIDES.search(c.source))
+    if cells: out[m] = cells
+  return out
+
+TIMED = frozenset(deciding_cells())        # the modules with such a cell (course/instructors/authoring.md's table, rule 2)
 
 BUSY = "import time, sys\nend = time.monotonic() + float(sys.argv[1])\nx = 0\nwhile time.monotonic() < end:\n  for i in range(10000): x += i * i\n"
 
@@ -18,3 +31,13 @@ def noisy_neighbours(count:int|None=None, limit:float=900.0):
   finally:
     for p in procs: p.kill()
     for p in procs: p.wait()
+
+class NeighboursAround:
+  """on_control_cell for authoring.mutants.run: neighbours while a deciding cell of `module` runs, none otherwise."""
+  def __init__(self, module:str, limit:float=600.0): self.cells, self.limit, self.now, self.seen = deciding_cells().get(module, frozenset()), limit, None, set()
+  def __call__(self, cell:str|None):
+    if cell in self.cells and self.now is None: self.now = noisy_neighbours(limit=self.limit); self.now.__enter__()
+    elif cell not in self.cells and self.now is not None: self.stop()
+    if cell in self.cells: self.seen.add(cell)
+  def stop(self):
+    if self.now is not None: self.now.__exit__(None, None, None); self.now = None
