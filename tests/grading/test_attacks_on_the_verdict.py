@@ -55,8 +55,8 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
 @pytest.mark.slow
 @pytest.mark.parametrize("module", list(STORED))
 def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tmp_path, module):
-  """Before: 03 +5 (maximum/leaky_relu/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot, now Tensor.conv2d), 06 +2
-  (rms_norm_backward by autograd)."""
+  """Before: 03 +5 (maximum/leaky_relu/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot in my_matmul,
+  now Tensor.conv2d in my_conv2d), 06 +2 (rms_norm_backward by autograd)."""
   answer, code, tests = STORED[module]
   result = to_json(grade_module(Module(module, SOLUTIONS), submit(tmp_path, code, answer, module=module)))
   got = by_id(result)
