@@ -37,11 +37,11 @@ def sum_backward(grad_out, a, axis):
 def max_backward(grad_out, a, axis):
     return _g(a.max(axis=axis), a, gradient=grad_out)[0]
 ''', {"test_maximum_leaky_backward", "test_sum_max_backward"}),
-  "02_op_types": ("ans_my_matmul", '''
-_dot = Tensor.dot
-def my_matmul(a, b):
-    return _dot(a, b)
-''', {"test_my_matmul"}),
+  "02_op_types": ("ans_my_conv2d", '''
+_conv = Tensor.conv2d
+def my_conv2d(x, w, stride=1, padding=0):
+    return _conv(x, w, stride=stride, padding=padding)
+''', {"test_my_conv2d", "test_my_conv2d_one_kernel"}),
   "06_custom_ops": ("ans_rms_norm_backward", '''
 _grad = Tensor.gradient
 def rms_norm_backward(x, weight, grad_out, eps=1e-6):
@@ -55,8 +55,8 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
 @pytest.mark.slow
 @pytest.mark.parametrize("module", list(STORED))
 def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tmp_path, module):
-  """Before: 03 +5 (maximum/leaky_relu/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot), 06 +2
-  (rms_norm_backward by autograd)."""
+  """Before: 03 +5 (maximum/leaky_relu/sum/max backward on tinygrad's own autograd), 02 +2 (Tensor.dot in my_matmul,
+  now Tensor.conv2d in my_conv2d), 06 +2 (rms_norm_backward by autograd)."""
   answer, code, tests = STORED[module]
   result = to_json(grade_module(Module(module, SOLUTIONS), submit(tmp_path, code, answer, module=module)))
   got = by_id(result)

@@ -27,10 +27,10 @@ MUTANTS = [
     # Task 1.1: only the nodes f adds to x's graph counted
     {"name": "cheapest leaves x's own nodes out", "target": "ans_cheapest",
      "old": "for u in f(x).uop.toposort():", "new": "for u in [u for u in f(x).uop.toposort() if u not in x.uop.toposort()]:"},
-    # Task 1b: an argument ignored
+    # Task 1.2: an argument ignored
     {"name": "kernel_sources ignores noopt", "target": "ans_kernel_sources",
      "old": "with Context(NOOPT=int(noopt)):", "new": "with Context():"},
-    # Task 1b: COPY calls handed to the code generator (to_program raises on them)
+    # Task 1.2: COPY calls handed to the code generator (to_program raises on them)
     {"name": "kernel_sources does not skip COPY calls", "target": "ans_kernel_sources",
      "old": "if ast.op is not Ops.SINK: continue", "new": "pass"},
     # Task 1.3: the constant of the tensor graph (as the Python code wrote it), not the kernel's
@@ -49,18 +49,63 @@ MUTANTS = [
     # Task 1.3: only the first kernel read (softmax's and logsumexp's first kernel, the max, has no EXP2)
     {"name": "exp2_scale reads the first kernel only", "target": "ans_exp2_scale",
      "old": "if exp2 is None: continue", "new": "if exp2 is None: return None"},
-    # Task 2a: the optimised kernel read instead of the NOOPT one (an argument not passed)
-    {"name": "reduce_loops reads the optimised kernel", "target": "ans_reduce_loops",
-     "old": "kernel_sources(t, noopt=True)", "new": "kernel_sources(t)"},
-    # Task 2b: an off-by-one in the divisor range of the split rule (8 excluded)
-    {"name": "predict_reduce_kernels: divisors from 9, not 8", "target": "ans_predict_reduce_kernels",
+    # Task 2: an off-by-one in the divisor range of the split rule (8 excluded)
+    {"name": "predict_reduction: divisors from 9, not 8", "target": "ans_predict_reduction",
      "old": "range(top, 7, -1)", "new": "range(top, 8, -1)"},
-    # Task 2b: a negative axis counted from the wrong end (-1 taken as the first axis)
-    {"name": "predict_reduce_kernels counts negative axes from the front", "target": "ans_predict_reduce_kernels",
-     "old": "sorted({a % len(shape) for a in axes})", "new": "sorted({(-a - 1 if a < 0 else a) for a in axes})"},
-    # Task 2b: the cap 2**22 // n_out on the divisor dropped (only matters for many outputs)
-    {"name": "predict_reduce_kernels ignores the 2**22 // n_out cap", "target": "ans_predict_reduce_kernels",
+    # Task 2: the smallest divisor in range taken instead of the largest
+    {"name": "predict_reduction splits by the smallest divisor", "target": "ans_predict_reduction",
+     "old": "for d in range(top, 7, -1) if s % d == 0", "new": "for d in range(8, top + 1) if s % d == 0"},
+    # Task 2: a negative axis counted from the wrong end (-1 taken as the first axis)
+    {"name": "predict_reduction counts negative axes from the front", "target": "ans_predict_reduction",
+     "old": "reduced = {a % len(shape) for a in axes}", "new": "reduced = {(-a - 1 if a < 0 else a) for a in axes}"},
+    # Task 2: the cap 2**22 // n_out on the divisor dropped (only matters for many outputs)
+    {"name": "predict_reduction ignores the 2**22 // n_out cap", "target": "ans_predict_reduction",
      "old": "top = min(256, 2**22 // n_out)", "new": "top = 256"},
+    # Task 2: the threshold read as "more than 32768 elements"
+    {"name": "predict_reduction: the threshold exclusive", "target": "ans_predict_reduction",
+     "old": "< 32768: break", "new": "<= 32768: break"},
+    # Task 2: the first kernel of a split never split again (what this module's own reference did at first)
+    {"name": "predict_reduction stops after the first split", "target": "ans_predict_reduction",
+     "old": "        outs.append(len(mem) - 1)\n", "new": "        outs.append(len(mem) - 1)\n        break\n"},
+    # Task 2: the split's new output axis put first among the outputs instead of last
+    {"name": "predict_reduction puts the split's outputs first", "target": "ans_predict_reduction",
+     "old": "outs.append(len(mem) - 1)", "new": "outs.insert(0, len(mem) - 1)"},
+    # Task 2: the second kernels listed outermost first
+    {"name": "predict_reduction lists the second kernels outermost first", "target": "ans_predict_reduction",
+     "old": "for n_out, d in reversed(seconds):", "new": "for n_out, d in seconds:"},
+    # Task 2: every output axis its own loop (no merging of neighbours)
+    {"name": "predict_reduction never merges output loops", "target": "ans_predict_reduction",
+     "old": "if k and where[a] == where[prev] + 1: loops[-1] *= live[where[a]][0]", "new": "if False: pass"},
+    # Task 2: output axes merged whenever they follow each other among the outputs, neighbours in memory or not
+    {"name": "predict_reduction merges output loops that are not neighbours in memory", "target": "ans_predict_reduction",
+     "old": "if k and where[a] == where[prev] + 1:", "new": "if k:"},
+    # Task 2: reduced axes merged whenever they follow each other, an output axis between them or not
+    {"name": "predict_reduction merges reduce loops across an output axis", "target": "ans_predict_reduction",
+     "old": "if reduces and i and not live[i - 1][1]:", "new": "if reduces:"},
+    # Task 2: axes of size 1 kept: they separate neighbours that share a loop
+    {"name": "predict_reduction keeps axes of size 1", "target": "ans_predict_reduction",
+     "old": "for s, is_out, a in mem if s > 1]", "new": "for s, is_out, a in mem if s > 0]"},
+    # Task 3.2: negative strides read forwards (no flip)
+    {"name": "as_strided never flips", "target": "ans_as_strided",
+     "old": "return t.flip(flips) if flips else t", "new": "return t"},
+    # Task 3.2: the view starts at offset even when a negative stride reads before it
+    {"name": "as_strided starts at offset", "target": "ans_as_strided",
+     "old": "first = offset + sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)", "new": "first = offset"},
+    # Task 3.2: the axes put in place by the permutation itself instead of its inverse
+    {"name": "as_strided permutes by the order, not its inverse", "target": "ans_as_strided",
+     "old": "t.permute(*[order.index(k) for k in range(len(shape))])", "new": "t.permute(*order)"},
+    # Task 3.2: windows cut into rows as long as the slice (every row then starts at the same element)
+    {"name": "as_strided's windows do not move", "target": "ans_as_strided",
+     "old": "return t.reshape(*lead, n, L + step)[..., :length]", "new": "return t[..., :n * L].reshape(*lead, n, L)[..., :length]"},
+    # Task 3.2: one element short
+    {"name": "as_strided reads one element too few", "target": "ans_as_strided",
+     "old": "for k in axes) + 1", "new": "for k in axes)"},
+    # Task 3.2: a copy of the elements instead of a view of base
+    {"name": "as_strided copies the elements", "target": "ans_as_strided",
+     "old": "t = base.reshape(-1)[first:first + length]", "new": "t = Tensor(base.numpy().reshape(-1)[first:first + length])"},
+    # Task 3.2: a contiguous copy of the view
+    {"name": "as_strided returns a contiguous copy", "target": "ans_as_strided",
+     "old": "return t.flip(flips) if flips else t", "new": "return (t.flip(flips) if flips else t).contiguous()"},
     # Task 4: the split turned off without bypassing the schedule cache (the cached schedule comes back: split = 0)
     {"name": "kernel_reasons: SPLIT_REDUCEOP=0 without SCACHE=0", "target": "ans_kernel_reasons",
      "old": "count(SPLIT_REDUCEOP=0, SCACHE=0)", "new": "count(SPLIT_REDUCEOP=0)"},
@@ -89,7 +134,23 @@ MUTANTS = [
     # Task 3.1: freeness measured on a copy of t (t.contiguous() copies every view that is not contiguous already)
     {"name": "view_report measures t.contiguous()", "target": "ans_view_report",
      "old": "free = kernels_run(lambda: t)[1] == 0", "new": "free = kernels_run(lambda: t.contiguous())[1] == 0"},
-    # Task 2b: the first kernel of a split never split again (what this module's own reference did at first)
-    {"name": "predict_reduce_kernels stops after the first split", "target": "ans_predict_reduce_kernels",
-     "old": "        kernels += 1\n", "new": "        kernels += 1\n        break\n"},
+    # Task 4: the schedule cache emptied instead of bypassed (the schedule made with the split off is kept for later)
+    {"name": "kernel_reasons clears the schedule cache instead of bypassing it", "target": "ans_kernel_reasons",
+     "old": "    k0 = count(SPLIT_REDUCEOP=0, SCACHE=0)",
+     "new": "    import tinygrad.schedule\n    tinygrad.schedule.schedule_cache.clear()\n    k0 = count(SPLIT_REDUCEOP=0)"},
+    # Task 5: the stride pair read as (columns, rows)
+    {"name": "my_conv2d swaps the stride pair", "target": "ans_my_conv2d",
+     "old": "if isinstance(stride, int) else stride", "new": "if isinstance(stride, int) else stride[::-1]"},
+    # Task 5: the padding of the columns applied to the rows too
+    {"name": "my_conv2d pads the columns as the rows", "target": "ans_my_conv2d",
+     "old": "ph, pw = (padding, padding) if isinstance(padding, int) else padding", "new": "ph, pw = (padding, padding) if isinstance(padding, int) else (padding[0], padding[0])"},
+    # Task 5: one output row or column too few
+    {"name": "my_conv2d's output one short", "target": "ans_my_conv2d",
+     "old": "OH, OW = (Hp - KH) // sh + 1, (Wp - KW) // sw + 1", "new": "OH, OW = (Hp - KH) // sh, (Wp - KW) // sw + 1"},
+    # Task 5: two sums (the channels, then the window): the same numbers, two REDUCE nodes
+    {"name": "my_conv2d sums in two steps", "target": "ans_my_conv2d",
+     "old": ".sum(axis=(2, 5, 6))", "new": ".sum(axis=(5, 6)).sum(axis=2)"},
+    # Task 5: tinygrad's own convolution
+    {"name": "my_conv2d calls Tensor.conv2d", "target": "ans_my_conv2d",
+     "old": "    sh, sw = (stride, stride)", "new": "    return x.conv2d(w, stride=stride, padding=padding)\n    sh, sw = (stride, stride)"},
 ]
