@@ -15,7 +15,7 @@ MUTANTS = [
   {"name": "tinygrad_matmul: k taken from the wrong dimension (square matrices assumed)", "target": "ans_tinygrad_matmul",
    "old": "matmul_work(a.shape[0], a.shape[1], b.shape[1], a.dtype)", "new": "matmul_work(a.shape[0], a.shape[0], b.shape[1], a.dtype)"},
   {"name": "sweep: PyTorch rows repeated for every case of the same (n, dtype)", "target": "ans_sweep",
-   "old": "    if (n, dtype) in seen: continue\n", "new": "", "tests": ["test_sweep"]},      # test_sweep_cuda is skipped without a GPU
+   "old": "        if (n, dtype) in seen: continue\n", "new": "", "tests": ["test_sweep"]},      # test_sweep_cuda is skipped without a GPU
   {"name": "gpu_renderer: target device NULL (float32 matmuls get TF32 tensor cores)", "target": "ans_gpu_renderer",
    "old": 'PTXRenderer(Target(device="CUDA", renderer="PTX", arch=arch))', "new": 'PTXRenderer(Target(device="NULL", renderer="PTX", arch=arch, interface="MOCK"))'},
   {"name": "read_ptx: predicated instructions (@%p ld.global ...) not counted", "target": "ans_read_ptx",
@@ -71,7 +71,7 @@ MUTANTS += [
    "old": "flops = 2 * n * k * m if k > 32 else (2 * k - 1) * n * m", "new": "flops = (2 * k - 1) * n * m"},
   {"name": "matmul_work: measured by running the matmul (a kernel runs)", "target": "ans_work",
    "old": "flops = 2 * n * k * m if k > 32 else (2 * k - 1) * n * m",
-   "new": "a, b = Tensor.empty(n, k, dtype=dtype).realize(), Tensor.empty(k, m, dtype=dtype).realize()\n  GlobalCounters.reset(); (a @ b).realize(); flops = GlobalCounters.global_ops"},
+   "new": "a, b = Tensor.empty(n, k, dtype=dtype).realize(), Tensor.empty(k, m, dtype=dtype).realize()\n    GlobalCounters.reset(); (a @ b).realize(); flops = GlobalCounters.global_ops"},
   {"name": "kernel_bound: 'memory' at the ridge point itself", "target": "ans_kernel_bound",
    "old": '"memory" if est.ops / est.mem < ridge', "new": '"memory" if est.ops / est.mem <= ridge'},
   {"name": "kernel_bound: the two byte counts swapped (requested bytes for the least traffic)", "target": "ans_kernel_bound",
@@ -107,7 +107,7 @@ MUTANTS += [
   {"name": "programs: copies rendered as kernels (no filter on the call's op)", "target": "ans_tensor_cores",
    "old": " if call.src[0].op is Ops.SINK]", "new": "]"},
   {"name": "programs: the schedule realized first (kernels run)", "target": "ans_tensor_cores",
-   "old": "  return [to_program(", "new": "  out.realize()\n  return [to_program("},
+   "old": "    return [to_program(", "new": "    out.realize()\n    return [to_program("},
   {"name": "cache_edge: the first size within the tolerance, from the small end", "target": "ans_bandwidth",
    "old": 'return {"gbps": gbps, "edge": sizes[edge]}',
    "new": 'return {"gbps": gbps, "edge": next(n for n, g in zip(sizes, gbps) if abs(g - gbps[-1]) <= tolerance * gbps[-1])}'},
