@@ -79,6 +79,7 @@ def test_a_regrade_says_who_gained_and_lost_and_why(term):
   assert "| `bob` | 1.8/5 | 4.5/5 | +2.7 |" in summary
   assert "## Per test" in (root / "summary.md").read_text() and "| `ada` | 5/5 | 5/5 |" in (root / "summary.md").read_text()
 
+@pytest.mark.slow          # two regrades of a toy class (about 40 s): the full suite runs it
 def test_a_sharded_regrade_merges_into_the_unsharded_one(term):
   root, source, opts = term
   assert sorted({shard_of(n, 2) for n in ("ada", "bob", "cyd")}) == [1, 2]
