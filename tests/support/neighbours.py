@@ -1,6 +1,7 @@
 """Noisy neighbours: busy processes that keep every core occupied while a test runs, started and stopped by the test
 (and killed with it: each one ends by itself after `limit` seconds, whatever happens to the test)."""
-import contextlib, functools, os, re, subprocess, sys
+import contextlib, fcntl, functools, os, re, subprocess, sys, tempfile
+from pathlib import Path
 from autograder.core.assemble import read_notebook
 from autograder.core.cells import grade_id, is_test
 from autograder.core.course import REPO, module_names, notebook_path
@@ -24,13 +25,16 @@ BUSY = "import time, sys\nend = time.monotonic() + float(sys.argv[1])\nx = 0\nwh
 
 @contextlib.contextmanager
 def noisy_neighbours(count:int|None=None, limit:float=900.0):
-  """`count` busy processes (default: one per core) for the duration of the block, at most `limit` seconds."""
-  procs = [subprocess.Popen([sys.executable, "-c", BUSY, str(limit)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-           for _ in range(count or os.cpu_count() or 2)]
-  try: yield procs
-  finally:
-    for p in procs: p.kill()
-    for p in procs: p.wait()
+  """`count` busy processes (default: one per core) for the duration of the block, at most `limit` seconds. One set at a
+  time on the machine (a lock file shared by the pytest workers): two tests' neighbours at once would be two per core."""
+  with open(Path(tempfile.gettempdir()) / "workbook-noisy-neighbours.lock", "w") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    procs = [subprocess.Popen([sys.executable, "-c", BUSY, str(limit)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for _ in range(count or os.cpu_count() or 2)]
+    try: yield procs
+    finally:
+      for p in procs: p.kill()
+      for p in procs: p.wait()
 
 class NeighboursAround:
   """on_control_cell for authoring.mutants.run: neighbours while a deciding cell of `module` runs, none otherwise."""
