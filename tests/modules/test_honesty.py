@@ -1,7 +1,7 @@
 """The honesty tests, applied to every module in solutions/: the reference solution gets full marks (from our grader
 and from plain nbgrader), the released starter gets zero and runs to the end, and projects/ is exactly what release
 writes, with nothing of a solution or a hidden test in it."""
-import contextlib, functools, os, re, shutil, subprocess, sys
+import functools, os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 from autograder.core.cells import is_answer, is_isolated, is_test, needs_libraries

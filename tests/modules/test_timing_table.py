@@ -1,18 +1,17 @@
 """The authoring page's table of timing checks (course/instructors/authoring.md, "Timing checks, module by module")
 against the solution notebooks and tests/support/neighbours.py's TIMED. Reads the page and the source notebooks only:
 no run, no grading."""
-import functools, re
+import functools
 from dataclasses import dataclass
 import pytest
 from autograder.core.assemble import read_notebook
 from autograder.core.cells import grade_id, is_test
 from autograder.core.course import REPO, module_names, notebook_path
-from neighbours import TIMED
+from neighbours import DECIDES, TIMED
 
 PAGE = REPO / "course" / "instructors" / "authoring.md"
 HEADING = "### Timing checks, module by module"
 RULES = ("1", "2", "3", "–")                                 # "–": the check follows none of the three rules yet
-DECIDES = re.compile(r"\b(check_ratio|decide)\(")
 
 @dataclass(frozen=True)
 class Row:

@@ -38,10 +38,11 @@ def noisy_neighbours(count:int|None=None, limit:float=900.0):
 
 class NeighboursAround:
   """on_control_cell for authoring.mutants.run: neighbours while a deciding cell of `module` runs, none otherwise."""
-  def __init__(self, module:str, limit:float=600.0): self.cells, self.limit, self.now, self.seen = deciding_cells().get(module, frozenset()), limit, None, set()
+  def __init__(self, module:str, limit:float=600.0):
+    self.cells, self.limit, self.seen, self.running = deciding_cells().get(module, frozenset()), limit, set(), None
   def __call__(self, cell:str|None):
-    if cell in self.cells and self.now is None: self.now = noisy_neighbours(limit=self.limit); self.now.__enter__()
-    elif cell not in self.cells and self.now is not None: self.stop()
-    if cell in self.cells: self.seen.add(cell)
+    if cell not in self.cells: return self.stop()
+    self.seen.add(cell)
+    if self.running is None: self.running = contextlib.ExitStack(); self.running.enter_context(noisy_neighbours(limit=self.limit))
   def stop(self):
-    if self.now is not None: self.now.__exit__(None, None, None); self.now = None
+    if self.running is not None: self.running.close(); self.running = None
