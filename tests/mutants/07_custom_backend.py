@@ -24,6 +24,12 @@ MUTANTS = [
     {"name": "MyCompiler: clang without -O2 (the default -O0 makes slow kernels)", "target": "my_backend.py",
      "old": 'flags = ["-shared", "-O2", ', "new": 'flags = ["-shared", ',
      "tests": ["test_budget"]},
+    # issue 43 item 2: the budget is decided in interleaved rounds (timing.decide), not best of 30; per-call work still loses it
+    {"name": "MyProgram: the library written out and loaded again (CDLL) on every call", "target": "my_backend.py",
+     "old": "    self.fxn = getattr(self.lib, obj.name)\n",
+     "new": "    def fxn(*a, _lib=obj.lib, _name=obj.name):\n      with tempfile.NamedTemporaryFile(suffix=\".so\") as f:\n"
+            "        f.write(_lib); f.flush(); fn = getattr(ctypes.CDLL(f.name), _name)\n      fn.restype = None; fn(*a)\n    self.fxn = fxn\n",
+     "tests": ["test_budget"]},
     {"name": "MyCompiler: the CPU device's -c kept instead of -shared (an object file, which CDLL cannot load)", "target": "my_backend.py",
      "old": 'flags = ["-shared", "-O2", ', "new": 'flags = ["-c", "-O2", ',
      "tests": ["test_compile"]},
