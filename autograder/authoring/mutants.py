@@ -24,7 +24,7 @@ from pathlib import Path
 from nbformat.v4 import new_code_cell
 from autograder.authoring.mutagen import generate, sample, scope_at
 from autograder.core.assemble import assemble
-from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, points
+from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, needs_libraries, points
 from autograder.core.execute import limits, run_notebook
 from autograder.core.limits import Limits
 from autograder.core.module import Module
@@ -148,10 +148,11 @@ def _values(observations:list[Observation]) -> str:
   return json.dumps([(o.site, o.k, o.actual) for o in observations], sort_keys=True, default=repr)
 
 def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
-        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None) -> dict:
+        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control=None) -> dict:
   """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
   "control": [problems], "status", "restarts", "seconds", "solution_seconds"}: the last, the set-up and the control
-  together (about what grading the solution takes). `on_cell(done, total)` reports progress."""
+  together (about what grading the solution takes). `on_cell(done, total)` reports progress; `on_control()` is called
+  once, when the next cell to run is the control's first."""
   start = time.monotonic()
   source = module.notebook
   mutants = load(mutants_file) if mutants_file and Path(mutants_file).is_file() else []
@@ -165,8 +166,9 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
   control, control_obs, status, restarts, solution_seconds = [], {}, RunStatus.COMPLETED, 0, None
   settings, sandboxed = module.settings, available()[0]
+  hide_libraries = not any(needs_libraries(c) for c in source.cells)    # one kernel for every test: the libraries hidden unless one needs them
   total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
-  pending, done_before = list(range(len(mutants))), 0
+  pending, done_before, controlled = list(range(len(mutants))), 0, []
   while True:
     seed_db = Path(ref.db) if ref.db and Path(ref.db).is_file() else tinygrad_cache()
     with run_folder(module, None, seed_db, sandboxed=sandboxed, prefix="mutants") as (run_dir, workdir, env):
@@ -177,10 +179,11 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
       def step(done, n, base=done_before, pre=starts[0]):
         ended[code[done - 1]] = time.monotonic()               # `done` counts code cells; the session has markdown too
         if on_cell: on_cell(base + max(0, done - pre), total)
+        if on_control and not controlled and done < len(code) and code[done] >= starts[-1]: controlled.append(on_control())
       scale = 2 + len(pending)
       base_limits = Limits.of(settings)
       allowed = replace(base_limits, cpu_seconds=base_limits.cpu_seconds * scale)
-      prefix = sandbox_prefix(run_dir, workdir, settings, allowed) if sandboxed else []
+      prefix = sandbox_prefix(run_dir, workdir, settings, allowed, libraries=hide_libraries) if sandboxed else []
       started = time.monotonic()
       r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
                        skip=caught_before(where, ref))

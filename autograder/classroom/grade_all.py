@@ -9,6 +9,8 @@ import csv, hashlib, json, os, signal, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from autograder.grading import feedback
+from autograder.core.assemble import read_submission
+from autograder.core.files import shown
 from autograder.core.module import Module
 from autograder.core.report import md
 from autograder.core.results import ModuleStatus, Report, read_report, write_json
@@ -28,15 +30,12 @@ def submission_root(learner:Path) -> Path:
   """A learner's checkout holds the notebooks in projects/; a bare folder of modules is taken as it is."""
   return learner / "projects" if (learner / "projects").is_dir() and not (learner / "projects").is_symlink() else learner
 
-def fingerprint(folder:Path, modules:list[str], source_key:str) -> str:
-  """What a grade depends on: the learner's module files (links by their target's name, never followed) and the course."""
+def fingerprint(folder:Path, modules:list[Module], source_key:str) -> str:
+  """What a grade depends on: what grading reads of each module of the learner's folder (assemble.read_submission, the
+  one reading: a file grading does not read changes nothing, one it reads changes the fingerprint whatever its size,
+  name or number of neighbours) and the course (`source_key`)."""
   h = hashlib.sha256(source_key.encode())
-  for module in modules:
-    base = folder / module
-    for path in sorted(base.rglob("*")) if base.is_dir() and not base.is_symlink() else []:
-      h.update(str(path.relative_to(folder)).encode())
-      if path.is_symlink(): h.update(b"link:" + os.readlink(path).encode())
-      elif path.is_file() and path.stat().st_size < 64 << 20: h.update(path.read_bytes())
+  for module in modules: h.update(f"{module.name}:{read_submission(module, folder).digest()};".encode())
   return h.hexdigest()
 
 def _grade_one(learner:Path, out:Path, modules:list[Module], timeout:float, running:dict) -> Report:
@@ -47,15 +46,18 @@ def _grade_one(learner:Path, out:Path, modules:list[Module], timeout:float, runn
   report.unlink(missing_ok=True)                          # a report left by an earlier run must not stand for this one
   proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
   running[learner.name] = proc
+  late = False
   try: proc.wait(timeout=timeout)
-  except subprocess.TimeoutExpired: pass
+  except subprocess.TimeoutExpired: late = True
   finally:
     try: os.killpg(proc.pid, signal.SIGKILL)
     except OSError: pass
+    try: proc.wait(timeout=60)                             # reaped: its exit code is known, no zombie is left
+    except subprocess.TimeoutExpired: pass
     running.pop(learner.name, None)
   try: return read_report(report)
   except (OSError, ValueError):
-    return Report(error=f"grading {learner.name} did not finish (exit code {proc.returncode})")
+    return Report(error=f"grading {shown(learner.name)} did not finish (exit code {proc.returncode}" + (f": stopped at its {timeout:g} s limit" if late else "") + ")")
 
 FETCH_KEYS = ("commit", "committed_at", "due", "ref", "submitted_at", "basis", "note")
 
@@ -88,9 +90,10 @@ def grade_all(submissions:Path, out:Path, modules:list[Module], jobs:int=2, time
     record = folder / "fetched.json"
     if learner.name in fetched: record.write_text(json.dumps({k: fetched[learner.name][k] for k in FETCH_KEYS if fetched[learner.name].get(k)}) + "\n")
     elif record.exists(): record.unlink()
-    stamp = fingerprint(submission_root(learner), [m.name for m in modules], source_key)
+    try: stamp = fingerprint(submission_root(learner), modules, source_key)
+    except Exception: stamp = None                         # (graded, never kept: the child's report says what went wrong)
     done = folder / STAMP
-    if done.is_file() and done.read_text() == stamp and (folder / "report.json").is_file(): skipped += 1
+    if stamp is not None and done.is_file() and done.read_text() == stamp and (folder / "report.json").is_file(): skipped += 1
     else: todo.append((learner, folder, stamp))
   names = [l.name for l in mine]
   finished = {l.name for l in mine} - {l.name for l, _, _ in todo}
@@ -102,12 +105,13 @@ def grade_all(submissions:Path, out:Path, modules:list[Module], jobs:int=2, time
     for fut in as_completed(futures):
       learner, folder, stamp = futures[fut]
       try: report = fut.result()
-      except Exception as e: report = Report(error=f"grading {learner.name} failed in grade-all ({type(e).__name__})")
+      except Exception as e: report = Report(error=f"grading {shown(learner.name)} failed in grade-all ({type(e).__name__})")
       if report.error: write_json(folder / "report.json", report)     # the gradebook shows it
-      feedback.write(report, folder, learner.name)
-      if not report.error: (folder / STAMP).write_text(stamp)
+      feedback.write(report, folder, shown(learner.name))
+      if not report.error and stamp is not None: (folder / STAMP).write_text(stamp)
+      elif (folder / STAMP).exists(): (folder / STAMP).unlink()
       finished.add(learner.name); graded += 1
-      bar.set_postfix_str(f"{learner.name}: {report.score:g}/{report.max_score:g}"); bar.update()
+      bar.set_postfix_str(f"{shown(learner.name)}: {report.score:g}/{report.max_score:g}"); bar.update()
   except KeyboardInterrupt:
     for proc in list(running.values()):
       try: os.killpg(proc.pid, signal.SIGKILL)
@@ -129,9 +133,11 @@ def summary(out:Path) -> str:
   modules = sorted({r["module"] for r in rows if r["module"]})
   table = {}
   for r in rows: table.setdefault(r["learner"], {})[r["module"]] = r
-  cell = lambda r: "" if r is None else f"{r['score']:g}/{r['max_score']:g}" + ("" if r["status"] == ModuleStatus.GRADED else f" ({r['status']})") + (" ⚑" if r["flags"] else "")
+  mark = lambda r: ("" if r["status"] == ModuleStatus.GRADED else f" ({r['status']})") + (" ⚑" if r["flags"] else "")
+  cell = lambda r: "" if r is None else f"{r['score']:g}/{r['max_score']:g}" + mark(r)
   lines = ["| learner | " + " | ".join(modules) + " | total |", "|---" * (len(modules) + 2) + "|"]
   for name, mods in sorted(table.items()):
     total = sum(r["score"] for r in mods.values()), sum(r["max_score"] for r in mods.values())
-    lines.append(f"| {md(name)} | " + " | ".join(cell(mods.get(m)) for m in modules) + f" | {total[0]:g}/{total[1]:g} |")
+    whole = mark(mods[""]) if "" in mods else ""            # a learner whose grading did not finish: the row says so
+    lines.append(f"| {md(name)} | " + " | ".join(cell(mods.get(m)) for m in modules) + f" | {total[0]:g}/{total[1]:g}{whole} |")
   return "\n".join(lines + ["", "⚑: flags for review (see gradebook.csv); they do not change the score.", ""])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv, json, unicodedata
 from pathlib import Path
 from autograder.classroom.late import Policy, days_late, parse_time, percent_lost
+from autograder.core import files
 from autograder.core.results import ModuleStatus, Report, TestStatus, from_json, is_report
 
 class GradebookError(ValueError): pass
@@ -44,7 +45,7 @@ def spreadsheet_text(v):
 def _cell(v): return spreadsheet_text(v)
 
 def write_csv(path:Path, columns:list[str], rows:list[dict]):
-  with open(path, "w", newline="") as f:
+  with open(path, "w", newline="", errors="backslashreplace") as f:      # (a text no file can hold must not end the gradebook)
     w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
     w.writeheader()
     for r in rows: w.writerow({k: _cell(r.get(k, "")) for k in columns})
@@ -123,18 +124,27 @@ def rows_for(learner:str, report:Report, fetched:dict|None, policy:Policy, overr
                  "override": "; ".join(notes)})
   return rows, tasks
 
+NAME_NOTE = "the learner's folder name is not UTF-8: shown with \\x escapes"
+
 def _learner(feedback:Path, name:str, policy:Policy, overrides:list[dict], used:set) -> tuple[list[dict], list[dict]]:
-  """One learner's rows; whatever their folder holds, an error row that names them rather than an exception."""
+  """One learner's rows; whatever their folder holds, an error row that names them rather than an exception. A folder
+  name that is not UTF-8 is shown with \\x escapes (files.shown), and its rows say so."""
+  rows, tasks = _rows(feedback, name, files.shown(name), policy, overrides, used)
+  if files.shown(name) != name:
+    for r in rows: r["flags"] = "; ".join(x for x in (r["flags"], NAME_NOTE) if x)
+  return rows, tasks
+
+def _rows(feedback:Path, name:str, who:str, policy:Policy, overrides:list[dict], used:set) -> tuple[list[dict], list[dict]]:
   try: data = json.loads((feedback / name / "report.json").read_text())
-  except (OSError, ValueError): return [error_row(name, "no readable report.json (was this learner graded?)")], []
-  if not is_report(data): return [error_row(name, "report.json is not a grading report")], []
+  except (OSError, ValueError): return [error_row(who, "no readable report.json (was this learner graded?)")], []
+  if not is_report(data): return [error_row(who, "report.json is not a grading report")], []
   report = from_json(Report, data)
   try: fetched = json.loads((feedback / name / "fetched.json").read_text()) if (feedback / name / "fetched.json").is_file() else None
   except (OSError, ValueError): fetched = {"note": "fetched.json cannot be read"}
   if fetched is not None and not isinstance(fetched, dict): fetched = {"note": "fetched.json is not a table"}
   mine = set()
-  try: rows, tasks = rows_for(name, report, fetched, policy, overrides, mine)
-  except Exception as e: return [error_row(name, f"its report could not be read into the gradebook ({type(e).__name__})")], []
+  try: rows, tasks = rows_for(who, report, fetched, policy, overrides, mine)
+  except Exception as e: return [error_row(who, f"its report could not be read into the gradebook ({type(e).__name__})")], []
   used |= mine
   return rows, tasks
 

@@ -6,6 +6,7 @@ a roster with learners added or removed, or a shard retried alone regrades the s
 `shards=["1/N", ..., "N/N"]`."""
 from __future__ import annotations
 import hashlib, json, sys
+from autograder.core.files import shown
 
 class ShardError(ValueError): pass
 
@@ -17,8 +18,9 @@ def parse(text:str) -> tuple[int, int]:
   return k, n
 
 def shard_of(learner:str, n:int) -> int:
-  """The shard (1..n) a learner's name falls into."""
-  return int.from_bytes(hashlib.sha256(learner.encode()).digest()[:8], "big") % n + 1
+  """The shard (1..n) a learner's name falls into: the name as the gradebook shows it (files.shown), so that a folder
+  name that is not UTF-8 falls where its gradebook rows are looked for."""
+  return int.from_bytes(hashlib.sha256(shown(learner).encode()).digest()[:8], "big") % n + 1
 
 def matrix(n:int) -> list[str]:
   if n < 1: raise ShardError(f"the number of shards must be at least 1, not {n}")

@@ -16,12 +16,13 @@ reason in `note`) and similarity.md (the 50 most similar pairs), ranked by simil
 DIR/similarity.html (the pairs above 25% by text, code side by side). The decoding runs in a child process per learner
 (unwrap.py): no learner's files can stop the comparison of the others."""
 from __future__ import annotations
-import csv, json, logging, os, subprocess, sys
+import csv, hashlib, json, logging, os, re, subprocess, sys
 from pathlib import Path
 from autograder.core.assemble import Unreadable, assemble, parse_notebook, read_submission
 from autograder.grading.grade import learner_answers
 from autograder.classroom.grade_all import learners, submission_root
 from autograder.core.course import REPO
+from autograder.core.files import shown
 from autograder.core.module import Module
 from autograder.core.report import md
 from autograder.classroom.gradebook import GradebookError, spreadsheet_text
@@ -34,6 +35,7 @@ def answers(module:Module, folder:Path) -> str|None:
   """One learner's answers to a module as one Python text (answer cells in order, then answer files), or None
   when they have no notebook for it; Unreadable when it cannot be read (assemble.parse_notebook says why)."""
   sub = read_submission(module, Path(folder))
+  if sub.refused: raise Unreadable(sub.refused)
   if sub.notebook_text is None: return None
   mine = parse_notebook(sub.notebook_text)
   parts = learner_answers(assemble(module.notebook, mine), module, sub.files)
@@ -72,20 +74,26 @@ def extract(submissions:Path, modules:list[Module], starter:Path, out:Path) -> t
     (out / "starter").mkdir(parents=True, exist_ok=True); (out / "starter" / f"{module}.py").write_text(got["text"])
     listings[("", module)] = got["listing"]
   for learner in tqdm(learners(submissions), desc="extracting answers", unit="learner", file=sys.stderr, disable=None):
-    names.append(learner.name)
+    name = shown(learner.name)                             # (a folder name that is not UTF-8: no report could hold it)
+    names.append(name)
     texts, bad = texts_of(submission_root(learner))
-    problems += [{"module": m, "learner_a": learner.name, "note": why} for m, why in bad.items()]
+    problems += [{"module": m, "learner_a": name, "note": why} for m, why in bad.items()]
     for module, got in unwrapped(texts).items():
-      if got.get("error"): problems.append({"module": module, "learner_a": learner.name, "note": f"bytecode not compared: {got['error']}"})
-      (out / "code" / learner.name).mkdir(parents=True, exist_ok=True)
-      (out / "code" / learner.name / f"{module}.py").write_text(got["text"]); files += 1
-      listings[(learner.name, module)] = got["listing"]
+      if got.get("error"): problems.append({"module": module, "learner_a": name, "note": f"bytecode not compared: {got['error']}"})
+      (out / "code" / name).mkdir(parents=True, exist_ok=True)
+      (out / "code" / name / f"{module}.py").write_text(got["text"]); files += 1
+      listings[(name, module)] = got["listing"]
   return names, files, listings, problems
+
+def _gram_hash(gram:list[str]) -> int:
+  """A k-gram's hash, the same in every process (Python's hash() of text is salted per process: the kept fingerprints,
+  and so the shares, changed from run to run)."""
+  return int.from_bytes(hashlib.blake2b(repr(tuple(gram)).encode("utf-8", "backslashreplace"), digest_size=8).digest(), "big")
 
 def fingerprints(tokens:list[str]) -> set[int]:
   """Winnowing (Schleimer, Wilkerson and Aiken 2003) over k-grams of instructions: the smallest hash of each window of
   WINDOW consecutive k-grams; k-grams that cross from one code object to the next ("|") are left out."""
-  grams = [hash(tuple(tokens[i:i + K])) for i in range(len(tokens) - K + 1) if "|" not in tokens[i:i + K]]
+  grams = [_gram_hash(tokens[i:i + K]) for i in range(len(tokens) - K + 1) if "|" not in tokens[i:i + K]]
   return {min(grams[i:i + WINDOW]) for i in range(max(1, len(grams) - WINDOW + 1))} if grams else set()
 
 def bytecode_similarity(listings:dict, names:list[str], modules:list[str]) -> dict[tuple[str, str, str], tuple[float, float]]:
@@ -102,6 +110,10 @@ def bytecode_similarity(listings:dict, names:list[str], modules:list[str]) -> di
         shared = len(fa & fb)
         out[(module, a, b)] = (shared / len(fa), shared / len(fb))
   return out
+
+def _name(learner:str) -> str:
+  """A learner's name in similarity.md: as it is when plain (letters, digits, . _ - @ +), else inert (report.md)."""
+  return learner if re.fullmatch(r"[\w.@+-]+", learner) else md(learner)
 
 def similarity(submissions:Path, out:Path, modules:list[Module], starter:Path, noise:int=25) -> list[dict]:
   """Rank every pair of learners per module; returns the rows of similarity.csv (highest first, then the problem rows)."""
@@ -143,7 +155,7 @@ def similarity(submissions:Path, out:Path, modules:list[Module], starter:Path, n
                  "text": round(max(ab, ba), 3), "bytecode": round(max(cab, cba), 3), "note": "" if key in text else "text not compared"})
   rows.sort(key=lambda r: (-r["similarity"], r["module"], r["learner_a"], r["learner_b"]))
   problems = [{**{k: "" for k in COLUMNS}, **p} for p in sorted(problems, key=lambda p: (p["learner_a"], p["module"]))]
-  with open(out / "similarity.csv", "w", newline="") as f:
+  with open(out / "similarity.csv", "w", newline="", errors="backslashreplace") as f:
     w = csv.DictWriter(f, fieldnames=COLUMNS); w.writeheader(); w.writerows({k: spreadsheet_text(v) for k, v in r.items()} for r in rows + problems)
   top = [r for r in rows if r["similarity"] > 0][:50]
   lines = ["# Similar answers", "", f"{len(names)} learners, {files} module answers, {len(rows)} pairs compared by their text (copydetect) and "
@@ -152,9 +164,9 @@ def similarity(submissions:Path, out:Path, modules:list[Module], starter:Path, n
            "concluding anything. It never changes a score.", "",
            "The full table: [similarity.csv](similarity.csv); the code side by side: [similarity.html](similarity.html).", "",
            "| module | learner | learner | similarity | a in b | b in a | text | bytecode |", "|---|---|---|---|---|---|---|---|"]
-  lines += [f"| {r['module']} | {r['learner_a']} | {r['learner_b']} | {r['similarity']:.0%} | {r['a_in_b']:.0%} | {r['b_in_a']:.0%} | {r['text']:.0%} | {r['bytecode']:.0%} |" for r in top]
+  lines += [f"| {r['module']} | {_name(r['learner_a'])} | {_name(r['learner_b'])} | {r['similarity']:.0%} | {r['a_in_b']:.0%} | {r['b_in_a']:.0%} | {r['text']:.0%} | {r['bytecode']:.0%} |" for r in top]
   if not top: lines.append("| | no pair shares code beyond the starter | | | | | | |")
   if problems:
-    lines += ["", "Not compared (the other learners were):", ""] + [f"- {p['learner_a']}, {p['module']}: {md(p['note'])}" for p in problems]
-  (out / "similarity.md").write_text("\n".join(lines) + "\n")
+    lines += ["", "Not compared (the other learners were):", ""] + [f"- {_name(p['learner_a'])}, {p['module']}: {md(p['note'])}" for p in problems]
+  (out / "similarity.md").write_text("\n".join(lines) + "\n", errors="backslashreplace")
   return rows + problems

@@ -3,8 +3,8 @@ bytecode. A classmate's answers shipped as `exec(marshal.loads(base64.b64decode(
 zlib-compressed, share no text with the original but the same bytecode.
 
 * `expand(text)`: the text, followed by every Python source found inside its string constants (plain, or after
-  base64 / base85 / hex decoding and zlib / gzip / bz2 / lzma decompression, up to three layers deep), and the code
-  objects found the same way in marshal payloads.
+  base64 / base85 / hex decoding and zlib / gzip / bz2 / lzma decompression, up to three layers deep; a list of string
+  pieces counts as their join), and the code objects found the same way in marshal payloads.
 * `listing(...)`: the instructions of the code that text compiles to, and of those code objects, one token each,
   normalised: names of local and global variables and functions dropped (renaming changes nothing), attribute
   names, imported names, builtins and constants kept, jump targets and line numbers dropped.
@@ -78,11 +78,17 @@ def payloads(data:bytes, sources:list[str], codes:list, depth:int=0, seen:set|No
   for decoded in decodings(data): payloads(decoded, sources, codes, depth + 1, seen)
 
 def constants(tree:ast.AST) -> list[bytes]:
-  """The string and bytes constants of a tree long enough to hold a payload."""
+  """The string and bytes constants of a tree long enough to hold a payload, and what the pieces of each list, tuple or
+  set of strings make joined in order (what runs may be a text cut in 15-character pieces, joined and written to a file
+  that runpy runs)."""
   out = []
   for n in ast.walk(tree):
     if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) and len(n.value) >= MIN_PAYLOAD:
       out.append(n.value if isinstance(n.value, bytes) else n.value.encode("utf-8", "surrogatepass"))
+    elif isinstance(n, (ast.List, ast.Tuple, ast.Set)) and len(n.elts) >= 2 and all(isinstance(e, ast.Constant) and type(e.value) is type(n.elts[0].value)
+                                                                                    and isinstance(e.value, (str, bytes)) for e in n.elts):
+      joined = n.elts[0].value[:0].join(e.value for e in n.elts)
+      if len(joined) >= MIN_PAYLOAD: out.append(joined if isinstance(joined, bytes) else joined.encode("utf-8", "surrogatepass"))
   return out
 
 def expand(text:str) -> tuple[str, list[str], list[types.CodeType]]:

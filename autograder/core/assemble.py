@@ -4,13 +4,13 @@ their notebook (deleted, duplicated, retyped or re-ordered test cells, renamed i
 cannot change what runs. Files are read from the submission only when they are regular files inside it: a symbolic
 link anywhere on the way is a missing file, never followed."""
 from __future__ import annotations
-import copy, json, os, shutil
+import copy, dataclasses, hashlib, json, os, shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
 from autograder.core.cells import grade_id, is_answer, defined_names, has_solution_region, clear_solutions
-from autograder.core.files import read_safe
+from autograder.core.files import read_safe, refusal, too_many
 from autograder.core.hints import OPENED_FILE
 
 IGNORED = shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints", "__pycache__")
@@ -21,11 +21,25 @@ class Unreadable(Exception): pass
 class Submission:
   """One module of a learner's submission, read once at the door: the notebook's text and the bytes of every file the
   grader takes from the learner (answer files and `learner_files`), by relative path. Every later step uses this,
-  never the submission folder: what was graded is what was read."""
+  never the submission folder: what was graded is what was read, and grade-all's resume compares its `digest`."""
   notebook_text: bytes|None = None
   files: dict[str, bytes] = field(default_factory=dict)
   missing: str = ""                                       # why there is no notebook ("" when there is one)
   opened_hints: bytes|None = None                         # the learner's record of opened hints (hints.OPENED_FILE)
+  refused: str = ""                                       # why the module is not graded though something is there ("": it is)
+  unread: list[str] = field(default_factory=list)         # the answer and learner files that are there but were not read, and why
+
+  def digest(self) -> str:
+    """A hash of every field: two readings with the same digest are graded alike (a field added later is covered)."""
+    h = hashlib.sha256()
+    def put(value):
+      if value is None: h.update(b"n"); return
+      if isinstance(value, dict): h.update(b"d%d:" % len(value)); [put(x) for k in sorted(value) for x in (k, value[k])]; return
+      if isinstance(value, list): h.update(b"l%d:" % len(value)); [put(x) for x in value]; return
+      data = value if isinstance(value, bytes) else str(value).encode("utf-8", "surrogatepass")
+      h.update(b"b%d:" % len(data)); h.update(data)
+    for f in dataclasses.fields(self): put(f.name); put(getattr(self, f.name))
+    return h.hexdigest()
 
 def answer_files(folder:Path) -> list[str]:
   """Relative paths of a module folder's answer files: text files with a solution region (notebooks aside)."""
@@ -39,15 +53,24 @@ def answer_files(folder:Path) -> list[str]:
 
 def read_submission(module, submission_root:Path) -> Submission:
   """Read everything the grader needs of a learner's folder of `module` (core/module.py) under `submission_root`, once
-  (symbolic links refused, see safe_file): the notebook, the answer files and the module's `learner_files`."""
+  (symbolic links refused, see safe_file): the notebook, the answer files and the module's `learner_files`. A module
+  folder that holds more than MAX_ENTRIES files and folders, or a notebook larger than the grader reads, is refused
+  with the reason (no learner's file name in it)."""
+  if cap := too_many(Path(submission_root) / module.name):
+    return Submission(refused=f"the folder {module.name} holds more than {cap:,} files and folders, the most a module folder may "
+                              "hold, so it was not read: remove what the module does not need (data, environments, outputs) and submit again")
   rel = Path(module.name) / f"{module.name}.ipynb"
   text = read_safe(submission_root, rel)
   out = Submission(notebook_text=text)
   if text is None:
-    linked = os.path.islink(Path(submission_root) / rel) or os.path.islink(Path(submission_root) / module.name)
-    out.missing = f"no notebook at {rel}" + (" (a symbolic link is not followed)" if linked else "")
-  for name in list(module.settings["learner_files"]) + module.answer_files:
+    why = refusal(submission_root, rel)
+    if why.startswith("it is larger"): out.refused = f"cannot read {module.name}.ipynb: {why}"
+    else:
+      linked = os.path.islink(Path(submission_root) / rel) or os.path.islink(Path(submission_root) / module.name)
+      out.missing = f"no notebook at {rel}" + (" (a symbolic link is not followed)" if linked else "")
+  for name in dict.fromkeys(list(module.settings["learner_files"]) + module.answer_files):
     if (data := read_safe(submission_root, Path(module.name) / name)) is not None: out.files[str(name)] = data
+    elif why := refusal(submission_root, Path(module.name) / name): out.unread.append(f"{name} ({why})")
   out.opened_hints = read_safe(submission_root, Path(module.name) / OPENED_FILE)
   return out
 

@@ -35,6 +35,21 @@ def is_test(cell:NotebookNode) -> bool: return isinstance(cell, dict) and cell.g
 def is_isolated(cell:NotebookNode) -> bool:
   """A test that grading runs in a kernel of its own, where no answer cell of the learner ever ran."""
   return is_test(cell) and cell_setting(cell, "isolated")
+def needs_libraries(cell:NotebookNode) -> bool:
+  """A test graded where the module's forbidden libraries are present (its inputs need one: module 10's export)."""
+  return is_test(cell) and cell_setting(cell, "needs_libraries")
+def graded_without_libraries(nb:NotebookNode) -> set[str]:
+  """The grade ids of the answer cells whose task has a test graded without the module's forbidden libraries (a task
+  is its answer cells, then its test cells; an answer with no test after it counts too)."""
+  out, task, tested = set(), [], False
+  for c in nb.cells:
+    if is_answer(c):
+      if tested: task, tested = [], False
+      task.append(grade_id(c) or "")
+    elif is_test(c):
+      tested = True
+      if not needs_libraries(c): out |= set(task)
+  return out if tested else out | set(task)
 def points(cell:NotebookNode) -> float:
   value = nbgrader_meta(cell).get("points", 0)
   return float(value) if type(value) in (int, float) and math.isfinite(value) else 0.0

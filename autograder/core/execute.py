@@ -43,6 +43,10 @@ def kernel_env(run_dir:Path, workdir:Path, extra:dict|None=None, base:dict|None=
   env.setdefault("DEV", "CPU")
   env.update(extra or {})
   for d in ("home", "rt"): (run_dir / d).mkdir(parents=True, exist_ok=True)
+  if base is None:                                         # no history file: a cell's text stays out of the run folder
+    profile = run_dir / "home" / "ipython" / "profile_default"
+    profile.mkdir(parents=True, exist_ok=True)
+    (profile / "ipython_kernel_config.py").write_text("c.HistoryManager.enabled = False\n")
   return env
 
 def limits(source:NotebookNode) -> tuple[float, float]:
@@ -50,16 +54,26 @@ def limits(source:NotebookNode) -> tuple[float, float]:
   own = module_settings(source)
   return float(own["cell_timeout"]), float(own["timeout"])
 
-MAX_CELL_OUTPUT = 32 << 20      # bytes of output a cell may send the grader; the rest is dropped (a flood must not fill its memory)
+# Bytes of output a cell, and a whole run of a notebook, may send the grader; the rest is dropped, the records of the checks
+# made after that point with it (a flood must not fill the grader's memory: 128 MB printed over four cells took it from
+# 66 to 207 MB when only the cell was capped). A cell gets half the notebook's: one flooding cell leaves room for the rest.
+MAX_CELL_OUTPUT, MAX_NOTEBOOK_OUTPUT = 16 << 20, 32 << 20
+OUTPUT_DROPPED = (f"the notebook printed more than the grader keeps ({MAX_CELL_OUTPUT >> 20} MiB a cell, {MAX_NOTEBOOK_OUTPUT >> 20} MiB a run): "
+                  "the rest of its output was dropped, with the record of any check made after that point")
 
 class CappedClient(NotebookClient):
-  """nbclient, keeping at most MAX_CELL_OUTPUT bytes of output per cell."""
+  """nbclient, keeping at most MAX_CELL_OUTPUT bytes of output per cell and MAX_NOTEBOOK_OUTPUT per run; `dropped`
+  says whether it dropped any."""
+  dropped = False
   def output(self, outs, msg, display_id, cell_index):
     content = msg.get("content", {})
     size = len(str(content.get("text", ""))) + sum(len(str(v)) for v in content.get("data", {}).values())
     used = self.__dict__.setdefault("_output_bytes", {})
     used[cell_index] = used.get(cell_index, 0) + size
-    if used[cell_index] > MAX_CELL_OUTPUT: return None
+    self._total_bytes = getattr(self, "_total_bytes", 0) + size
+    if used[cell_index] > MAX_CELL_OUTPUT or self._total_bytes > MAX_NOTEBOOK_OUTPUT:
+      self.dropped = True
+      return None
     return super().output(outs, msg, display_id, cell_index)
 
 from jupyter_client.asynchronous import AsyncKernelClient
@@ -158,6 +172,7 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
   finally:
     spent.set()
     _kill_group(km)
+    if client.dropped and run.status == RunStatus.COMPLETED: run.message = OUTPUT_DROPPED
     hit = f"disk limit exceeded (more than {limits.disk_mb} MB written)" if over_disk.is_set() else group.hit() if group is not None else ""
     if not hit and limits is not None and limits.cpu_seconds and run.status == RunStatus.KERNEL_DIED and cpu_used[0] >= limits.cpu_seconds - 1.5:
       hit = f"CPU-time limit exceeded ({limits.cpu_seconds} s of CPU in one process)"

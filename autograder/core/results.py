@@ -83,11 +83,13 @@ class Observation:
 @dataclass
 class Outcome:
   """What one run did with one test cell: its state, its error (ename, evalue) if any, its observations, the names its
-  forbidden() blocks trapped (reference run only), the run's message and the cause of its error (core/cause.py)."""
+  forbidden() blocks trapped and, per name, the functions of the notebook's cells that ran while a block trapping it
+  was open (reference run only), the run's message and the cause of its error (core/cause.py)."""
   state: CellState = CellState.NOT_RUN
   error: tuple[str, str]|None = None
   observations: list[Observation] = field(default_factory=list)
   forbidden: list[str] = field(default_factory=list)
+  forbidden_in: dict[str, list[str]] = field(default_factory=dict)
   message: str = ""
   cause: str = ""
 

@@ -10,7 +10,7 @@ from nbformat.v4 import new_code_cell
 from autograder.core import sandbox
 from autograder.core.assemble import assemble, prepare_workdir, remove_tree
 from autograder.core.cause import run_cause
-from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test, without_hidden
+from autograder.core.cells import defined_names, grade_id, is_answer, is_isolated, is_test, needs_libraries, without_hidden
 from autograder.core.course import DATA, PACKAGE
 from autograder.core.execute import limits, run_notebook, run_parent
 from autograder.core.limits import Limits
@@ -56,10 +56,12 @@ def run_folder(module:Module, files:dict[str, bytes]|None, seed_db:Path|None, sa
   finally:
     remove_tree(run_dir)
 
-def sandbox_prefix(run_dir:Path, workdir:Path, settings:dict, allowed:Limits, learner:bool=True) -> list[str]:
-  """The sandbox a run's kernel starts in: the course data readable, less what the module hides from a learner's run."""
+def sandbox_prefix(run_dir:Path, workdir:Path, settings:dict, allowed:Limits, learner:bool=True, libraries:bool=True) -> list[str]:
+  """The sandbox a run's kernel starts in: the course data readable, less what the module hides from a learner's run
+  (its hidden data, and its forbidden libraries unless `libraries` is False: the kernel of the tests that need them)."""
   hide = [DATA / h for h in settings["hide_data"]] if learner else []
-  return sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide, tmp_mb=allowed.tmp_mb)
+  banned = settings["forbidden_libraries"] if learner and libraries else []
+  return sandbox.command(run_dir, workdir, reads=[DATA] if DATA.is_dir() else [], hide=hide, tmp_mb=allowed.tmp_mb, libraries=banned)
 
 REFERENCE_SLACK = 2.0          # the trusted reference run gets twice the limits: a loaded machine must not fail the oracle
 
@@ -74,30 +76,44 @@ def _checker_notebook(prepared, assembled):
   out.cells = setup + [new_code_cell(f"{RECORDER}.set_answers({answers!r})")] + [c for c in prepared.cells if is_isolated(c)]
   return out
 
+def parts_of(prepared, assembled) -> list[tuple[object, bool]]:
+  """The kernels a run takes, each (notebook, whether the module's forbidden libraries are hidden there): the isolated
+  tests with what they need, the notebook without them and without the tests that need the libraries, and those tests
+  after every other code cell but the tests (set-up, answers: what a test may read)."""
+  plain = lambda c: not is_isolated(c) and not needs_libraries(c)
+  out = []
+  if any(is_isolated(c) for c in prepared.cells): out.append((_checker_notebook(prepared, assembled), True))
+  main = copy.deepcopy(prepared)
+  main.cells = [c for c in main.cells if plain(c)]
+  out.append((main, True))
+  if any(needs_libraries(c) for c in prepared.cells):
+    part = copy.deepcopy(prepared)
+    part.cells = [c for c in part.cells if c.cell_type == "code" and (needs_libraries(c) or (plain(c) and not is_test(c)))]
+    out.append((part, False))
+  return out
+
 def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None,
                errors:list|None=None) -> tuple[dict[str, Outcome], RunStatus, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
   module's resource limits (see core/limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
-  of each test by id, the run's status, its message, the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
+  of each test by id, the run's status, its message (of a completed run: a note, or ""), the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
   writes its cache there. `errors`, a list: gets {"cell", "error"} for each cell other than a test that raised (the
   canary's set-up failures)."""
   settings = module.settings
   prepared = prepare(nb, learner=learner)
-  parts = [prepared]
-  if any(is_isolated(c) for c in prepared.cells):
-    parts = [_checker_notebook(prepared, nb), copy.deepcopy(prepared)]
-    parts[1].cells = [c for c in parts[1].cells if not is_isolated(c)]
   ok, why = sandbox.available()
-  outcomes, status, message = {}, RunStatus.COMPLETED, ""
-  for part in parts:
+  outcomes, status, message, note = {}, RunStatus.COMPLETED, "", ""
+  for part, hidden in parts_of(prepared, nb):
     seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
     with run_folder(module, files, seed, sandboxed=ok) as (run_dir, workdir, env):
       allowed = Limits.of(settings) if learner else Limits.of(settings).scaled(REFERENCE_SLACK)
-      prefix = sandbox_prefix(run_dir, workdir, settings, allowed, learner) if ok else []
+      prefix = sandbox_prefix(run_dir, workdir, settings, allowed, learner, libraries=hidden) if ok else []
       cell_limit, limit = limits(module.notebook)
       slack = 1.0 if learner else REFERENCE_SLACK
+      if learner and hidden and not ok and settings["forbidden_libraries"]:       # no sandbox: only the checks' import hook (a suggestion)
+        env = {**env, "AUTOGRADER_FORBIDDEN_LIBRARIES": ",".join(settings["forbidden_libraries"])}
       run = run_notebook(part, workdir, cell_limit * slack, limit * slack, on_cell=on_cell, run_dir=run_dir, sandbox=prefix, env=env, limits=allowed)
       if not learner:
         copy_db(run_dir / "cache.db", tinygrad_cache())
@@ -107,7 +123,8 @@ def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_
       errors += [{"cell": grade_id(c) or f"cell {i}", "error": err} for i, c in enumerate(part.cells)
                  if c.cell_type == "code" and not is_test(c) and (err := outcome(c, i, run).error) is not None]
     if run.status != RunStatus.COMPLETED and status == RunStatus.COMPLETED: status, message = run.status, run.message
-  return outcomes, status, message, ("bubblewrap" if ok else f"none ({why})")
+    note = note or (run.message if run.status == RunStatus.COMPLETED else "")      # a completed run's note (execute.OUTPUT_DROPPED)
+  return outcomes, status, message or note, ("bubblewrap" if ok else f"none ({why})")
 
 def module_key(module:Module) -> str:
   """What a reference run depends on: every file of the module and of the grader, the libraries' versions, Python,

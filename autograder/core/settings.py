@@ -24,9 +24,11 @@ KEYS = {k.name: k for k in [
   Key("learner_files", "names", [], "notebook", "files of the module folder taken from the learner's (a checkpoint); never released"),
   Key("hide_data", "names", [], "notebook", "files under data/ that a learner's run cannot read and the learner repository leaves out"),
   Key("allow_flags", "names", [], "notebook", "flag rules the module's tasks need (module 07's backend runs clang: 'runs programs')"),
+  Key("forbidden_libraries", "names", [], "notebook", "libraries (import names: 'torch', 'tinygrad.llm.gguf') the answers may not use: a learner's run does not have their files"),
   Key("skip_grading", "bool", False, "cell", "a code cell that only teaches (a chart, a long demo): left out of both grading runs"),
   Key("isolated", "bool", False, "cell", "a test cell graded in a kernel of its own, where no answer cell ran"),
   Key("checker", "bool", False, "cell", "a cell an isolated test needs, run before it in that kernel"),
+  Key("needs_libraries", "bool", False, "cell", "a test graded in a kernel of its own where the forbidden_libraries are present (its inputs need one)"),
   Key("hint", "text", "", "cell", "a short pointer a failing test shows (not the method: that goes in hint cells)"),
   Key("hidden_checks", "bool", False, "cell", "written by release on the learner's copy of a test that grading extends with hidden checks"),
 ]}

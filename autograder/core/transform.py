@@ -11,9 +11,7 @@ import ast
 from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer, is_test
 from autograder.core.names import binds, exposed, imported, unbinds
 from autograder.core.settings import cell_setting
-from autograder.notebook.checks import CHECKS, EXPECTED_ARG, SECOND_EXPECTED_ARG
-
-RECORDER = "__autograder_checks"
+from autograder.notebook.checks import CHECKS, EXPECTED_ARG, RECORDER, SECOND_EXPECTED_ARG
 
 def python_source(source:str) -> str:
   """A cell's source with IPython syntax (magics, `!` commands) turned into plain Python, line for line."""

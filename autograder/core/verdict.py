@@ -19,9 +19,10 @@ REPLY_ERROR = OUTPUT_ERROR = "error"
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def clean(text:str, limit:int=300) -> str:
-  """One line of inert text: no terminal escapes or control characters, no HTML tags (angle brackets become ‹ ›),
-  at most `limit` characters."""
+  """One line of inert text: no terminal escapes or control characters, no HTML tags (angle brackets become ‹ ›), no
+  lone surrogate (written \\udcff), at most `limit` characters."""
   text = CONTROL.sub("", " ".join(str(text).split())).replace("<", "‹").replace(">", "›")
+  text = text.encode("utf-8", "backslashreplace").decode("utf-8")       # a lone surrogate, which no file can hold, as \udcff
   return text if len(text) <= limit else text[:limit-3] + "..."
 
 def error_text(ename:str, evalue:str) -> str:
@@ -44,13 +45,20 @@ def observations(cell) -> list[Observation]:
   records = (o.get("data", {}).get(MIME) for o in cell.get("outputs", []) if o.get("output_type") == "display_data")
   return [obs for rec in records if (obs := Observation.of_record(rec)) is not None]
 
-def forbidden_names(cell) -> list[str]:
-  """The attributes the cell's forbidden() blocks named (published by the reference run only; see checks.forbidden)."""
-  out = set()
+def forbidden_records(cell) -> dict[str, list[str]]:
+  """{attribute a forbidden() block of the cell named: the functions of the notebook's cells that ran inside such a
+  block} (published by the reference run only; see checks.forbidden)."""
+  out: dict[str, set] = {}
   for o in cell.get("outputs", []):
     rec = o.get("data", {}).get(FORBIDDEN_MIME) if o.get("output_type") == "display_data" else None
-    if isinstance(rec, list): out |= {x for x in rec if isinstance(x, str)}
-  return sorted(out)
+    if not isinstance(rec, dict) or not isinstance(rec.get("names"), list): continue
+    called = {x for x in rec.get("called", []) if isinstance(x, str)} if isinstance(rec.get("called"), list) else set()
+    for name in (x for x in rec["names"] if isinstance(x, str)): out[name] = out.get(name, set()) | called
+  return {k: sorted(v) for k, v in sorted(out.items())}
+
+def forbidden_names(cell) -> list[str]:
+  """The attributes the cell's forbidden() blocks named."""
+  return sorted(forbidden_records(cell))
 
 def outcome(cell, index:int, run) -> Outcome:
   """What one run did with one test cell: its state, its error (ename, evalue) if any, and its observations."""
@@ -59,7 +67,8 @@ def outcome(cell, index:int, run) -> Outcome:
   if err is None:
     out = next((o for o in cell.get("outputs", []) if o.get("output_type") == OUTPUT_ERROR), None)
     if out is not None: err = (out.get("ename", "Error"), out.get("evalue", ""))
-  return Outcome(CellState(run.cells.get(index, CellState.NOT_RUN)), err, observations(cell), forbidden_names(cell))
+  records = forbidden_records(cell)
+  return Outcome(CellState(run.cells.get(index, CellState.NOT_RUN)), err, observations(cell), sorted(records), records)
 
 def forged(ref_obs:list[Observation], got_obs:list[Observation], sites:set[str]|None=None) -> str|None:
   """Why the learner's records for one test cell cannot all come from its checks, or None.
@@ -104,7 +113,7 @@ def _problem(r:Observation, mine:Observation|None, shown:set[str]|None=None) -> 
   if r.kind == "metric": return None
   name = clean(label(str(r.name), r.hidden, shown), 200)
   if mine is None: return f"{name}: not observed (the test stopped before this check)"
-  try: message = compare(r.kind, mine.actual, r.expected, r.opts or {}, reveal=not r.hidden)
+  try: message = compare(r.kind, mine.actual, r.expected, r.opts or {}, reveal=not r.hidden, text=False)
   except Exception as e: message = f"the observed value could not be read ({type(e).__name__})"
   if message is None: return None
   if r.kind == "true": return (name if name != HIDDEN_LABEL else f"{name}: the condition is false") if message == "the condition is false" else f"{name}: {message}"

@@ -5,15 +5,19 @@ from __future__ import annotations
 import html
 from pathlib import Path
 from autograder.core.report import md, _pts, hints_opened
-from autograder.core.results import WORD, Report, TestStatus
+from autograder.core.results import WORD, ModuleStatus, Report, TestStatus
 from autograder.core.verdict import clean
+
+def _lead(status:ModuleStatus) -> str:
+  """What a module's message is: a note on a graded module (output over the cap, a file not read), else why it stopped."""
+  return "Note" if status == ModuleStatus.GRADED else "The run stopped early"
 
 def markdown(report:Report, learner:str="") -> str:
   title = f"# Feedback{f' for {md(learner)}' if learner else ''}: {_pts(report.score)} / {_pts(report.max_score)}"
   out = [title, ""]
   for m in report.modules:
     out += [f"## {m.module}: {_pts(m.score)} / {_pts(m.max_score)}", ""]
-    if m.message: out += [f"The run stopped early: {md(m.message)}", ""]
+    if m.message: out += [f"{_lead(m.status)}: {md(m.message)}", ""]
     out += ["| task | test | status | points | what to look at |", "|---|---|---|---|---|"]
     for t in m.tests:
       look = "" if t.status == TestStatus.PASSED else " ".join(x for x in (md(t.message), f"**Hint:** {md(t.hint)}" if t.hint else "") if x)
@@ -31,7 +35,7 @@ def html_page(report:Report, learner:str="") -> str:
   rows = []
   for m in report.modules:
     rows.append(f"<h2>{e(m.module)}: {_pts(m.score)} / {_pts(m.max_score)}</h2>")
-    if m.message: rows.append(f"<p>The run stopped early: {e(m.message)}</p>")
+    if m.message: rows.append(f"<p>{_lead(m.status)}: {e(m.message)}</p>")
     rows.append("<table><tr><th>task</th><th>test</th><th>status</th><th>points</th><th>what to look at</th></tr>")
     for t in m.tests:
       look = "" if t.status == TestStatus.PASSED else e(t.message) + (f"<br><b>Hint:</b> {e(t.hint)}" if t.hint else "")

@@ -4,18 +4,20 @@ For each module: the reference run (the trusted solution, oracle included, in a 
 hash of the module's files, the grader and the library versions, in a folder no kernel can see), then the learner's
 run (their answers with the trusted cells, oracle cut out, in the sandbox), then the verdict in this process."""
 from __future__ import annotations
-import sys, time, traceback
+import ast, sys, time, traceback
 from pathlib import Path
 from autograder.core.assemble import Unreadable, assemble, parse_notebook, read_submission
 from autograder.core.cause import explain
-from autograder.core.cells import grade_id, hint, is_answer, is_test, points
+from autograder.core.cells import clear_solutions, grade_id, graded_without_libraries, hint, is_answer, is_test, points
 from autograder.core.hints import collect as collect_hints, opened_hints, pointer as hint_pointer
 from autograder.core.module import Module
-from autograder.core.results import Flag, ModuleResult, ModuleStatus, Outcome, Report, RunStatus, TestResult, TestStatus
+from autograder.core.names import imported
+from autograder.core.results import Flag, ModuleResult, ModuleStatus, Outcome, ReferenceRun, Report, RunStatus, TestResult, TestStatus
 from autograder.core.runs import reference, run_module
-from autograder.core.transform import hidden_text, notebook_sites, visible_strings
+from autograder.core.transform import hidden_text, notebook_sites, python_source, visible_strings
 from autograder.core.verdict import Redactor, judge, metrics
-from autograder.grading.flags import flags
+from autograder.grading.flags import Context, flags, importable_names
+from autograder.notebook.checks import __all__ as checks_all
 
 def _unexecuted(source, message:str, status:TestStatus=TestStatus.NOT_RUN) -> list[TestResult]:
   return [TestResult(grade_id(c), None, points(c), status, 0.0, message) for c in source.cells if is_test(c)]
@@ -29,6 +31,34 @@ def learner_answers(assembled, module:Module, files:dict[str, bytes]) -> list[tu
     except UnicodeDecodeError: pass
   return out
 
+def _tree(source:str) -> ast.AST:
+  try: return ast.parse(python_source(source))
+  except SyntaxError: return ast.Module(body=[], type_ignores=[])
+
+def flag_context(module:Module, ref:ReferenceRun) -> Context:
+  """What the flags know of a module (grading.flags.Context): the names its tests forbid and the reference's functions
+  that ran inside those blocks (from the reference run), the functions its solution defines, its forbidden libraries
+  and which answers are graded without them, the names its trusted cells import, and what an answer can import."""
+  source, inside = module.notebook, {}
+  for t in ref.tests.values():
+    for name, called in t.forbidden_in.items(): inside.setdefault(name, set()).update(called)
+  answers = [c.source for c in source.cells if is_answer(c)] + [(module.folder / f).read_text(errors="replace") for f in module.answer_files]
+  defined = {n.name for text in answers for n in ast.walk(_tree(text)) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+  trusted_trees = [_tree(c.source) for c in source.cells if c.cell_type == "code" and not is_answer(c)]
+  roots = set().union(*(imported(t) for t in trusted_trees)) - {"*"}
+  vocabulary = set(checks_all) | {n.name for t in trusted_trees for n in t.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+  barred = set(module.answer_files) | graded_without_libraries(source)
+  files = {p.stem if p.suffix == ".py" else p.name for p in module.folder.iterdir() if p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists())}
+  given = {n.value for text in answers for n in ast.walk(_tree(clear_solutions(text))) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+  return Context(set().union(*(set(t.forbidden) for t in ref.tests.values())), inside, defined, list(module.settings["forbidden_libraries"]),
+                 barred, roots, importable_names(files), given, (roots | vocabulary) - defined)
+
+def solution_flags(module:Module) -> list[Flag]:
+  """The flags the reference solution's answers raise (the suite requires none): its reference run supplies the
+  forbidden names (cached when a grading or a mutation session ran it)."""
+  files = {name: (module.folder / name).read_bytes() for name in module.answer_files}
+  return flags(learner_answers(assemble(module.notebook, module.fresh()), module, files), module.settings["allow_flags"], flag_context(module, reference(module)))
+
 def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleResult:
   """One module's part of the report; `on_cell(done, total)` is called as code cells finish. The submission is read
   once, here (assemble.read_submission); nothing later opens the submission folder."""
@@ -36,7 +66,8 @@ def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleRes
   source = module.notebook                                 # the trusted source must read; if not, that is ours to fix
   status, message, tests, module_flags, used, opened = ModuleStatus.GRADED, "", None, [], "", None
   mine = read_submission(module, Path(submission_root))
-  if mine.notebook_text is None: status, message = ModuleStatus.MISSING, mine.missing
+  if mine.refused: status, message = ModuleStatus.UNREADABLE, mine.refused
+  elif mine.notebook_text is None: status, message = ModuleStatus.MISSING, mine.missing
   else:
     try: submission = parse_notebook(mine.notebook_text)
     except Unreadable as e: status, message = ModuleStatus.UNREADABLE, f"cannot read {module.name}.ipynb: {e}"
@@ -62,8 +93,9 @@ def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleRes
       if t.status != TestStatus.PASSED and hints.get(t.id): t.hint = hints[t.id]
     opened = opened_hints(mine.opened_hints, hinted).get("hints_opened")
     if run_status != RunStatus.COMPLETED: status, message = ModuleStatus(run_status), redact(run_message)
-    banned = set().union(*(set(t.forbidden) for t in ref.tests.values()))
-    module_flags = flags(learner_answers(assembled, module, mine.files), module.settings["allow_flags"], banned)
+    elif run_message: message = redact(run_message)           # a completed run's note (its output over the cap, dropped)
+    if mine.unread: message = "; ".join(x for x in (message, f"not read, so graded as not submitted: {', '.join(mine.unread)}") if x)
+    module_flags = flags(learner_answers(assembled, module, mine.files), module.settings["allow_flags"], flag_context(module, ref))
     module_flags += [Flag(t.id, "forged observation", t.forged) for t in tests if t.forged]
   if tests is None: tests = _unexecuted(source, message)
   return ModuleResult(module.name, status, message, used, module_flags, hints_opened=opened, score=sum(t.score for t in tests),

@@ -5,6 +5,7 @@ from pathlib import Path
 from autograder.learner.selfcheck import LAST_CHECK, load_last
 from autograder.core.hints import read_opened, released_hints
 from autograder.core.results import MARK, TestStatus
+from autograder.core.verdict import clean
 
 
 def _task_key(task:str) -> tuple:
@@ -27,7 +28,7 @@ def module_lines(folder:Path) -> list[str]:
     if state == MARK[TestStatus.ERROR] and all("not attempted" in t.get("message", "") for t in by_task[task] if t.get("status") != TestStatus.PASSED): state = "todo"
     message = next((t.get("message", "") for t in by_task[task] if t.get("status") != TestStatus.PASSED and t.get("message")), "")
     extra = f" [hints opened: {min(opened.get(task, 0), len(hints[task]))} of {len(hints[task])}]" if task in hints else ""
-    out.append(f"  {task:<10} {state:<8}{extra} {message[:100]}".rstrip())
+    out.append(f"  {clean(task):<10} {clean(state):<8}{extra} {clean(message)[:100]}".rstrip())   # (the file is the learner's to edit: cleaned like every text shown)
   return out
 
 def progress(projects:Path, modules:list[str]) -> str:

@@ -12,10 +12,10 @@ from autograder.core.files import read_safe
 from autograder.core.manifest import MANIFEST, read as manifest_of, sha256
 from autograder.core.transform import python_source
 from autograder.core.cause import error_cause, explain, frames, needs, trim
-from autograder.core.cells import is_answer, is_test, grade_id, hint, points, task_titles, defined_names
+from autograder.core.cells import is_answer, is_test, grade_id, graded_without_libraries, hint, points, task_titles, defined_names
 from autograder.core.execute import Run, limits, run_notebook
 from autograder.core.hints import released_hints, read_opened, opened_line, pointer
-from autograder.core.settings import cell_setting
+from autograder.core.settings import cell_setting, module_settings
 from autograder.core.results import CellState, ModuleResult, ModuleStatus, RunStatus, TestResult, TestStatus
 from autograder.core.verdict import FAILED, SKIPPED, NOT_ATTEMPTED, OUTPUT_ERROR, REPLY_ERROR, outcome, error_text, clean
 
@@ -200,6 +200,21 @@ def test_lines(result:TestResult, opened:str) -> list[str]:
     return [f"  not attempted   {result.id}{title}: {why.replace(' raises it', ' raises NotImplementedError')}"]
   return [f"  {result.status:<15} {result.id}{title}: {result.message}"]
 
+def library_notes(starter:NotebookNode, answers:dict[str, str]) -> list[str]:
+  """A note for each answer that imports one of the module's forbidden libraries where grading runs its task's tests
+  without them (see core/sandbox.py): here the library is installed and the answer may pass, graded it fails."""
+  banned, barred, out = module_settings(starter)["forbidden_libraries"], graded_without_libraries(starter), []
+  for gid, source in sorted(answers.items()):
+    if gid not in barred: continue
+    try: tree = ast.parse(python_source(source))
+    except (SyntaxError, ValueError, RecursionError): continue
+    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    names += [f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and not n.level for a in n.names]
+    hit = sorted({lib for name in names for lib in banned if name == lib or name.startswith(lib + ".")})
+    if hit: out.append(f"answer cell {gid} imports {', '.join(hit)}: this module's answers may not use {'it' if len(hit) == 1 else 'them'}, "
+                       "and grading runs its tests where it is not installed (the test will fail there)")
+  return out
+
 def self_check(path:Path, log=print, task:str|None=None) -> ModuleResult:
   """Run the notebook at `path` as grading would build it, print one line (or more) per test, and return the
   module's part of a report (the same shape as grading's; "passed" is whether everything that ran passed). With
@@ -216,7 +231,7 @@ def self_check(path:Path, log=print, task:str|None=None) -> ModuleResult:
   answers = [(f"answer cell {grade_id(starter.cells[i]) or i + 1}", c.source) for i, c in found.items() if c is not None]
   answers += [(name, data.decode("utf-8", "replace")) for name in (shipped or {}).get("answer_files", []) if (data := read_safe(path.parent, name)) is not None]
   more, edited = release_notes(path.parent, pristine, shipped, answers)
-  notes += more
+  notes += more + library_notes(starter, {grade_id(starter.cells[i]) or "": c.source for i, c in found.items() if c is not None})
   for line in notes: log(f"  note: {line}")
   nb = assemble(starter, mine)
   titles = task_titles(nb)

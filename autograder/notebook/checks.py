@@ -19,7 +19,7 @@ with the check's own tolerance and a few ulps more for floats (computed on anoth
 are imported lazily, so notebooks that need neither stay light.
 """
 from __future__ import annotations
-import contextlib, json, time
+import contextlib, json, re, time
 from pathlib import Path
 from typing import Any, Callable
 from autograder.notebook import shipped
@@ -44,14 +44,64 @@ CHECKS = set(EXPECTED_ARG) | {"check", "check_no_kernels", "check_same", "check_
 
 _state = {"mode": "inline", "cell": None, "counts": {}, "hidden": False, "answers": None, "machine": 0, "reference": None}
 
+class _Absent:
+  """An import hook for the module's forbidden libraries where grading has no sandbox to hide their files (see
+  core/sandbox.py, which is the barrier): importing one raises ModuleNotFoundError, as the sandbox's stub does."""
+  def __init__(self, names:list[str]): self.names = names
+  def find_spec(self, name, path=None, target=None):
+    if any(name == n or name.startswith(n + ".") for n in self.names):
+      raise ModuleNotFoundError(f"{name} is not available when this module is graded: its answers may not use it (the module's forbidden_libraries)", name=name)
+    return None
+
 def configure(mode:str):
   """Set by the grader in the first cell it runs: 'inline', 'reference' or 'learner'."""
+  import os, sys
   if mode not in ("inline", "reference", "learner"): raise ValueError(f"unknown mode {mode!r}")
   _state["mode"] = mode
+  if mode == "learner" and (names := [n for n in os.environ.get("AUTOGRADER_FORBIDDEN_LIBRARIES", "").split(",") if n]):
+    sys.meta_path.insert(0, _Absent(names))
+
+RECORDER = "__autograder_checks"                # the name the grader gives this module in the cells it runs (core/transform.py)
+_MARK = re.compile(rf"^\s*{RECORDER}\.hidden\((True|False)\)\s*$")
+
+def _blank_hidden(text:str) -> str:
+  """A test cell as the grader sent it, with the statements between the recorder's hidden(True) and hidden(False)
+  blanked (line for line)."""
+  out, on = [], False
+  for line in str(text).split("\n"):
+    if (m := _MARK.match(line)): on = m.group(1) == "True"
+    out.append("" if on else line)
+  return "\n".join(out)
+
+def _scrub(frame):
+  """Learner mode, at the start of a test cell: the cell's text where IPython keeps it (In and _ih, the raw history,
+  _i<N>, the next cell's _i, the line cache of its code) loses its hidden part, so that an answer the cell calls cannot
+  read it back from there. The cell's code object, its frames and the namespace still hold what the hidden part
+  computes: that is the learner's process, and what leaves it is judged elsewhere (see grader.md)."""
+  import linecache
+  from IPython import get_ipython
+  ip = get_ipython()
+  if ip is None: return
+  hm = ip.history_manager
+  for kept in (hm.input_hist_parsed, hm.input_hist_raw):
+    if kept: kept[-1] = _blank_hidden(kept[-1])
+  hm._i00 = _blank_hidden(hm._i00)
+  key = f"_i{ip.execution_count}"
+  if isinstance(ip.user_ns.get(key), str): ip.user_ns[key] = _blank_hidden(ip.user_ns[key])
+  with hm.db_input_cache_lock: hm.db_input_cache[:] = [(n, _blank_hidden(a), _blank_hidden(b)) for n, a, b in hm.db_input_cache]
+  name = frame.f_code.co_filename if frame is not None else None
+  if (entry := linecache.cache.get(name)) is not None and len(entry) == 4:
+    lines = _blank_hidden("".join(entry[2])).split("\n")
+    linecache.cache[name] = (entry[0], entry[1], [l + "\n" for l in lines[:len(entry[2])]], entry[3])
 
 def begin(cell:str):
-  """Start of a test cell (the grader puts this call first in each one): occurrences are counted per cell."""
+  """Start of a test cell (the grader puts this call first in each one): occurrences are counted per cell; in a
+  learner's graded run the cell's hidden part leaves IPython's history (see _scrub)."""
+  import sys
   _state.update(cell=cell, counts={}, hidden=False)
+  if _state["mode"] == "learner":
+    try: _scrub(sys._getframe(1))
+    except Exception: pass                                  # (no IPython: nothing keeps the text)
 
 def hidden(on:bool): _state["hidden"] = on
 
@@ -239,13 +289,25 @@ def _targets(obj:Any, attr:str) -> tuple[set, set]:
     elif callable(v): natives.add(v)
   return codes, natives
 
-_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None}
+_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None, "open": [], "cells": {}}
+
+def _cell_code(code) -> bool:
+  """Whether a code object was compiled from a notebook cell (IPython's names for cells); remembered per code object
+  (the profile hook asks on every call)."""
+  known = _trap["cells"].get(code)
+  if known is None:
+    name = code.co_filename
+    known = _trap["cells"][code] = name.startswith("<ipython-input") or "ipykernel_" in name
+  return known
 
 def _profile(frame, event, arg):
   """Runs on every call while a forbidden() block is open: notes a call of a forbidden function however it was
-  reached. It never raises (an exception here would switch profiling off); the block's end fails instead."""
+  reached, and (reference run) the functions of the notebook's cells that ran inside the block. It never raises (an
+  exception here would switch profiling off); the block's end fails instead."""
   if event == "call":
     if frame.f_code in _trap["codes"]: _trap["tripped"].add(frame.f_code)
+    if _trap["open"] and _cell_code(frame.f_code):
+      for called in _trap["open"]: called.add(frame.f_code.co_name)
   elif event == "c_call":
     if any(arg is n for n in _trap["natives"]): _trap["tripped"].add(id(arg))
 
@@ -260,9 +322,8 @@ def forbidden(obj:Any, *attributes:str):
   import sys, threading, types
   if not isinstance(obj, (type, types.ModuleType)): raise TypeError(f"forbidden() needs a class or a module, not {type(obj).__name__}")
   saved = {a: obj.__dict__[a] for a in attributes if a in getattr(obj, "__dict__", {})}
-  if _state["mode"] == "reference":                        # for the flags: answers that mention these are reviewed
-    from IPython.display import publish_display_data
-    publish_display_data({FORBIDDEN_MIME: list(attributes)})
+  called = set()                                           # reference run: the cells' functions that run inside the block
+  if _state["mode"] == "reference": _trap["open"].append(called)
   mine = {}
   for a in attributes:
     codes, natives = _targets(obj, a)
@@ -289,6 +350,10 @@ def forbidden(obj:Any, *attributes:str):
         _trap[table][key] -= 1
         if not _trap[table][key]: del _trap[table][key]
     _trap["tripped"] -= set(mine)
+    if _state["mode"] == "reference":                      # for the flags: answers that mention these are reviewed
+      _trap["open"].remove(called)
+      from IPython.display import publish_display_data
+      publish_display_data({FORBIDDEN_MIME: {"names": list(attributes), "called": sorted(called)}})
     if not outer:
       previous = _trap["saved"][0]; _trap["saved"] = None
       sys.setprofile(previous); threading.setprofile(previous)

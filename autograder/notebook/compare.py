@@ -117,9 +117,12 @@ def class_name(full:Any) -> str:
 _DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
            "float64", "half", "float", "double", "long", "int", "short", "char", "uchar", "ushort", "uint", "ulong", "complex64", "complex128"}
 
-def dtype_label(name:Any) -> str:
-  """A dtype name as a message may show it: a known dtype's name, or 'another dtype' (the name is the learner's text)."""
-  return name if isinstance(name, str) and (name in _DTYPES or re.fullmatch(r"fp8e[45]m[23]|[a-z]+[0-9]{0,3}", name) and len(name) <= 12) else "another dtype"
+def dtype_label(name:Any, text:bool=True) -> str:
+  """A dtype name as a message may show it: a known dtype's name, or 'another dtype' (the name is the learner's text);
+  `text` False (grading): only the names of _DTYPES and tinygrad's fp8 ones."""
+  if not isinstance(name, str): return "another dtype"
+  if name in _DTYPES or re.fullmatch(r"fp8e[45]m[23]", name): return name
+  return name if text and re.fullmatch(r"[a-z]+[0-9]{0,3}", name) and len(name) <= 12 else "another dtype"
 
 # ---- decoding and comparing (anywhere; numpy only) -------------------------------------------------------------------
 
@@ -222,9 +225,39 @@ def ulps_apart(a, b, ulps:int, dtype:str):
   with np.errstate(invalid="ignore"):
     return (x == y) | (np.isnan(x) & np.isnan(y)) | (np.abs(x - y) <= ulps * ulp_units(np.maximum(np.abs(x), np.abs(y)), dtype))
 
-def shown(e:Any, reveal:bool=True, limit:int=80) -> str:
-  """The learner's value in a message: whole when `reveal`; for a hidden check only numbers, booleans and None (text
-  or an object's repr could carry anything out)."""
+DIGITS = 6                       # significant digits of a learner's number in a graded message
+
+def number(v:Any) -> str:
+  """A number of the learner's as a graded message shows it, formatted here at a bounded precision: an int of more than
+  DIGITS digits and every float as `%.6g` (a message cannot carry a long number out digit by digit)."""
+  if v is None or type(v) is bool: return repr(v)
+  if type(v) is int: return str(v) if abs(v) < 10 ** DIGITS else f"{v:.{DIGITS - 1}e}"
+  if type(v) is float: return f"{v:.{DIGITS}g}"
+  return "a number"
+
+def figure(e:Any) -> str:
+  """The learner's value (encoded) as the grader describes it in a graded message: numbers at a bounded precision, a
+  short list of numbers, or what kind of value it is with its shape or length. Never text the learner's code made: no
+  string, no key, no repr, no class name (any of those can spell what the learner's process read, hidden tests
+  included)."""
+  if is_array(e):
+    a = e["__array__"]
+    return f"an array of shape {tuple(int(x) for x in a.get('shape', []))}" if isinstance(a, dict) and isinstance(a.get("shape"), list) else "an array"
+  if isinstance(e, dict) and any(tag in e for tag in ("__object__", "__type__", "__enum__", "__dtype__")): return "a value of another kind"
+  plain = plain_value(e)
+  if plain is None or type(plain) in (bool, int, float): return number(plain)
+  if type(plain) in (list, tuple) and len(plain) <= 8 and all(x is None or type(x) in (bool, int, float) for x in plain):
+    body = ", ".join(number(x) for x in plain)
+    return f"[{body}]" if type(plain) is list else f"({body}{',' if len(plain) == 1 else ''})"
+  if isinstance(plain, str): return f"a string of {len(plain)} characters"
+  if type(plain) in (list, tuple, dict): return f"a {type(plain).__name__} of {len(plain)} items"
+  return "a value of another kind"
+
+def shown(e:Any, reveal:bool=True, limit:int=80, text:bool=True) -> str:
+  """The learner's value in a message: whole when `reveal` and `text` (a self-check: the learner's own machine); for a
+  hidden check only numbers, booleans and None (text or an object's repr could carry anything out); in grading
+  (`text` False) only what `figure` says of it."""
+  if not text: return figure(e)
   if reveal: return show(e, limit)
   plain = plain_value(e)
   ok = lambda v: v is None or type(v) in (bool, int, float) or (type(v) in (list, tuple) and len(v) <= 8 and all(ok(x) for x in v))
@@ -232,33 +265,35 @@ def shown(e:Any, reveal:bool=True, limit:int=80) -> str:
 
 def _index(idx) -> str: return "[" + ", ".join(str(int(i)) for i in idx) + "]"
 
-def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True, ulps:int=0) -> str|None:
-  """Where two encoded values first differ, as `path: expected X, got Y` (without X when not `reveal`); None if equal.
-  `ulps`: floats that many units in the last place apart are equal (a value shipped from another CPU, SHIPPED_ULPS)."""
+def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True, ulps:int=0, text:bool=True) -> str|None:
+  """Where two encoded values first differ, as `path: expected X, got Y` (without X when not `reveal`; Y as `figure`
+  gives it when not `text`); None if equal. `ulps`: floats that many units in the last place apart are equal (a value
+  shipped from another CPU, SHIPPED_ULPS)."""
   exp = lambda x: f"expected {x}, " if reveal else ""
   at = lambda p: f"{p}: " if p else ""
   if is_array(actual) or is_array(expected):
     import numpy as np
     a, b = as_array(actual), as_array(expected)
-    if a is None or b is None: return f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
+    if a is None or b is None: return f"{at(path)}{exp(show(expected))}got {shown(actual, reveal, text=text)}"
     if a.shape != b.shape: return f"{at(path)}{exp(f'shape {b.shape}')}got shape {a.shape}"
     diff = ~ulps_apart(a, b, ulps, unit_dtype(expected, a, b)) if ulps and a.dtype.kind == b.dtype.kind == "f" else a != b
     if diff.any():
       idx = tuple(int(i) for i in np.argwhere(diff)[0]) if a.ndim else ()
       where = f"{path}{_index(idx)}" if a.ndim else path
-      return f"{at(where)}{exp(repr(b[idx].item()))}got {a[idx].item()!r} ({int(diff.sum())} of {diff.size} elements differ)"
+      got = repr(a[idx].item()) if text else number(a[idx].item())
+      return f"{at(where)}{exp(repr(b[idx].item()))}got {got} ({int(diff.sum())} of {diff.size} elements differ)"
     return None
   ta, tb = _kind(actual), _kind(expected)
   if ta != tb or ta == "scalar":
     if ta == tb == "scalar" and same_scalar(actual, expected, ulps): return None
-    return f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
+    return f"{at(path)}{exp(show(expected))}got {shown(actual, reveal, text=text)}"
   if ta in ("list", "tuple"):
     la, lb = (actual, expected) if ta == "list" else (actual["__tuple__"], expected["__tuple__"])
     if all(_kind(x) == "scalar" for x in la + lb) and len(show(actual)) + len(show(expected)) < 100:
       same = len(la) == len(lb) and all(same_scalar(x, y, ulps) for x, y in zip(la, lb))
-      return None if same else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"     # short: show both whole
+      return None if same else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal, text=text)}"     # short: show both whole
     for i, (x, y) in enumerate(zip(la, lb)):
-      if (d := first_difference(x, y, f"{path}[{i}]", reveal, ulps)): return d
+      if (d := first_difference(x, y, f"{path}[{i}]", reveal, ulps, text)): return d
     if len(la) != len(lb): return f"{at(path)}{exp(f'{len(lb)} items')}got {len(la)}"
     return None
   if ta == "dict":
@@ -266,15 +301,15 @@ def first_difference(actual:Any, expected:Any, path:str="", reveal:bool=True, ul
     missing, extra = [db[k][0] for k in db if k not in da], [da[k][0] for k in da if k not in db]
     if missing or extra:
       parts = ([f"missing keys {show(missing)}"] if missing and reveal else ["keys differ from the reference" if missing else ""]) + \
-              ([f"unexpected keys {show(extra)}" if reveal else f"{len(extra)} unexpected key(s)"] if extra else [])
+              ([f"unexpected keys {show(extra)}" if reveal and text else f"{len(extra)} unexpected key(s)"] if extra else [])
       return at(path) + "; ".join(p for p in parts if p)
     for k, (key, vb) in db.items():
-      if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 60)}]", reveal, ulps)): return d
+      if (d := first_difference(da[k][1], vb, f"{path}[{show(key, 60)}]", reveal, ulps, text)): return d
     return None
   if ta == "set":
     sa, sb = {json.dumps(x, sort_keys=True) for x in actual["__set__"]}, {json.dumps(x, sort_keys=True) for x in expected["__set__"]}
-    return None if sa == sb else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
-  return None if actual == expected else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal)}"
+    return None if sa == sb else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal, text=text)}"
+  return None if actual == expected else f"{at(path)}{exp(show(expected))}got {shown(actual, reveal, text=text)}"
 
 def _kind(e:Any) -> str:
   if isinstance(e, list): return "list"
@@ -284,17 +319,17 @@ def _kind(e:Any) -> str:
     return "tagged"
   return "scalar"
 
-def _close(actual:Any, expected:Any, opts:dict, reveal:bool, ulps:int=0) -> str|None:
+def _close(actual:Any, expected:Any, opts:dict, reveal:bool, ulps:int=0, text:bool=True) -> str|None:
   import numpy as np
   if actual is None: return "expected a tensor, got None"
   b = as_array(expected)
   a = as_array(actual)
-  if a is None: return f"expected numbers, got {shown(actual, reveal)}"
+  if a is None: return f"expected numbers, got {shown(actual, reveal, text=text)}"
   if b is None: return "the reference is not numbers"                     # an authoring error; the reference run says so
   if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}" if reveal else f"shape {tuple(a.shape)} differs from the reference's"
   if opts.get("dtype", True):
     da, db = _dtype_of(actual) or a.dtype.name, _dtype_of(expected) or b.dtype.name
-    if da != db: return f"expected dtype {db}, got {dtype_label(da)}" if reveal else f"dtype {dtype_label(da)} differs from the reference's"
+    if da != db: return f"expected dtype {db}, got {dtype_label(da, text)}" if reveal else f"dtype {dtype_label(da, text)} differs from the reference's"
   rtol, atol = float(opts.get("rtol", 1e-5)), float(opts.get("atol", 1e-6))
   a64, b64 = a.astype(np.float64), b.astype(np.float64)
   ok = np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
@@ -307,7 +342,8 @@ def _close(actual:Any, expected:Any, opts:dict, reveal:bool, ulps:int=0) -> str|
   bad = int((~ok).sum())
   where = f"index {idx}" if a.ndim else "the value"
   want = f", expected {b[idx].item()!r}" if reveal else ""
-  return (f"values differ from the reference; first at {where} (got {a[idx].item()!r}{want}); "
+  got = repr(a[idx].item()) if text else number(a[idx].item())
+  return (f"values differ from the reference; first at {where} (got {got}{want}); "
           f"{bad} of {ok.size} element(s) outside rtol={rtol}, atol={atol}" + (f" (and {ulps} ulps)" if ulps else ""))
 
 def _types(e:Any) -> list[str]:
@@ -316,8 +352,12 @@ def _types(e:Any) -> list[str]:
   if isinstance(e, dict) and "__tuple__" in e: return [t for x in e["__tuple__"] for t in _types(x)]
   return []
 
-def _got_class(got:Any, actual:Any, reveal:bool) -> str:
-  """The learner's class in a message: its name when a trusted module defines it (see class_name)."""
+ANOTHER_CLASS = "a value of another class"
+
+def _got_class(got:Any, actual:Any, reveal:bool, text:bool=True) -> str:
+  """The learner's class in a message: its name when a trusted module defines it (see class_name); in grading (`text`
+  False) no name at all (which trusted class an answer returns is still its choice)."""
+  if not text: return ANOTHER_CLASS
   return class_name(got[0]) if isinstance(got, list) and got else shown(actual, reveal)
 
 def _a(name:str) -> str: return name if name == OWN_CLASS or name.startswith("a value") else f"a {name}"
@@ -330,38 +370,40 @@ def prefix(e:Any, limit:int) -> Any:
   rows = max(1, limit // max(1, math.prod(a.shape[1:]))) if a.ndim else 1
   return {"__prefix__": {"shape": list(a.shape), "dtype": e["__array__"]["dtype"], "rows": _array(a[:rows], e["__array__"]["dtype"])}}
 
-def _prefix_of(actual:Any, expected:dict) -> tuple[Any, Any, str|None]:
+def _prefix_of(actual:Any, expected:dict, text:bool=True) -> tuple[Any, Any, str|None]:
   """(actual cut to the rows the expected prefix holds, those rows, or a message when shape or dtype differ)."""
   want = expected["__prefix__"]
   a = as_array(actual)
-  if a is None: return actual, want["rows"], f"expected an array of shape {tuple(want['shape'])}, got {show(actual)}"
+  if a is None: return actual, want["rows"], f"expected an array of shape {tuple(want['shape'])}, got {shown(actual, text=text)}"
   if list(a.shape) != want["shape"]: return actual, want["rows"], f"expected shape {tuple(want['shape'])}, got {tuple(a.shape)}"
   rows = want["rows"]["__array__"]["shape"][0] if want["rows"]["__array__"]["shape"] else 1
   return _array(a[:rows], _dtype_of(actual)), want["rows"], None
 
-def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool=True, ulps:int=0) -> str|None:
+def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool=True, ulps:int=0, text:bool=True) -> str|None:
   """The message of a failed check, or None when `actual` passes. Both values are encoded data. An expected value
-  shipped as a prefix (see `prefix`: a learner's copy of a large array) compares the shape and those rows. `ulps`: the
-  expected value was computed on another CPU (shipped): floats may also be that many units in the last place of their
-  dtype apart, in `close`, `equal` and `agree` (see SHIPPED_ULPS); 0 when grading."""
+  shipped as a prefix (see `prefix`: a learner's copy of a large array) compares the shape and those rows. `reveal`
+  False: a hidden check (no expected value, type, exception or shape). `ulps`: the expected value was computed on
+  another CPU (shipped): floats may also be that many units in the last place of their dtype apart, in `close`,
+  `equal` and `agree` (see SHIPPED_ULPS); 0 when grading. `text` False (grading, in the grader's process): the
+  learner's value is shown only as `figure` describes it, never as text the learner's code made."""
   opts = opts or {}
   if isinstance(expected, dict) and "__prefix__" in expected:
-    actual, expected, problem = _prefix_of(actual, expected)
+    actual, expected, problem = _prefix_of(actual, expected, text)
     if problem: return problem
   if kind == "metric": return None                         # a leaderboard figure (checks.record_metric): never a verdict
-  if kind == "close": return _close(actual, expected, opts, reveal, ulps)
-  if kind == "equal": return first_difference(actual, expected, reveal=reveal, ulps=ulps)
+  if kind == "close": return _close(actual, expected, opts, reveal, ulps, text)
+  if kind == "equal": return first_difference(actual, expected, reveal=reveal, ulps=ulps, text=text)
   if kind == "true":
-    return None if actual is True else ("the condition is false" if actual is False else f"the condition is not a bool but {shown(actual, reveal)}")
+    return None if actual is True else ("the condition is false" if actual is False else f"the condition is not a bool but {shown(actual, reveal, text=text)}")
   if kind == "contains":
-    if not isinstance(actual, str): return f"expected a string, got {shown(actual, reveal)}"
+    if not isinstance(actual, str): return f"expected a string, got {shown(actual, reveal, text=text)}"
     return None if isinstance(expected, str) and expected in actual else (f"expected to find {expected!r} in it" if reveal else "a part the reference has is missing")
   if kind == "type":
     want = _types(expected)
     got = actual["__type__"] if isinstance(actual, dict) and "__type__" in actual else []
     if any(w in got for w in want): return None
     names = " or ".join(w.rsplit(".", 1)[-1] for w in want)                # the reference's: trusted
-    mine = _got_class(got, actual, reveal)
+    mine = _got_class(got, actual, reveal, text)
     return f"expected a {names}, got {mine}" if reveal else f"{_a(mine)} is not the type the reference expects"
   if kind == "raises":
     want = _types(expected)
@@ -369,17 +411,18 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
     if actual is None: return f"expected it to raise {names}, but it returned normally" if reveal else "it returned normally; the reference expects an exception"
     got = actual.get("__type__", []) if isinstance(actual, dict) else []
     if any(w in got for w in want): return None
-    mine = _got_class(got, actual, reveal)
+    mine = _got_class(got, actual, reveal, text)
     return f"expected {names}, it raised {mine}" if reveal else f"it raised {mine}, not the exception the reference expects"
   if kind == "range":
     low, high = (plain_value(x) for x in plain_value(expected)) if isinstance(plain_value(expected), (list, tuple)) else (None, None)
     a = plain_value(actual)
-    if type(a) not in (int, float) or isinstance(a, bool) or (isinstance(a, float) and math.isnan(a)): return f"expected a number, got {shown(actual, reveal)}"
+    if type(a) not in (int, float) or isinstance(a, bool) or (isinstance(a, float) and math.isnan(a)): return f"expected a number, got {shown(actual, reveal, text=text)}"
     inside = (low is None or a >= low) and (high is None or a <= high)
-    return None if inside else (f"expected a value in [{low}, {high}], got {a!r}" if reveal else f"{a!r} is outside the range the reference allows")
+    got = repr(a) if text else number(a)
+    return None if inside else (f"expected a value in [{low}, {high}], got {got}" if reveal else f"{got} is outside the range the reference allows")
   if kind == "agree":
     a, b = as_array(actual), as_array(expected)
-    if a is None: return f"expected numbers, got {shown(actual, reveal)}"
+    if a is None: return f"expected numbers, got {shown(actual, reveal, text=text)}"
     if b is None: return "the reference is not numbers"
     if a.shape != b.shape: return f"expected shape {tuple(b.shape)}, got {tuple(a.shape)}" if reveal else f"shape {tuple(a.shape)} differs from the reference's"
     same = ulps_apart(a, b, ulps, unit_dtype(expected, a, b)) if ulps and a.dtype.kind == b.dtype.kind == "f" else a == b
@@ -388,12 +431,12 @@ def compare(kind:str, actual:Any, expected:Any, opts:dict|None=None, reveal:bool
     return None if frac >= need else f"{frac:.2%} of the {a.size} elements agree with the reference; at least {need:.2%} needed"
   if kind == "set":
     sa, sb = actual.get("__set__") if isinstance(actual, dict) else None, expected.get("__set__") if isinstance(expected, dict) else None
-    if sa is None: return f"expected a collection, got {shown(actual, reveal)}"
+    if sa is None: return f"expected a collection, got {shown(actual, reveal, text=text)}"
     ka, kb = {json.dumps(x, sort_keys=True): x for x in sa}, {json.dumps(x, sort_keys=True): x for x in sb or []}
     missing, extra = [kb[k] for k in kb if k not in ka], [ka[k] for k in ka if k not in kb]
     if not missing and not extra: return None
     parts = ([f"missing {show(missing)}" if reveal else f"{len(missing)} item(s) missing"] if missing else []) + \
-            ([f"unexpected {show(extra)}" if reveal else f"{len(extra)} unexpected item(s)"] if extra else [])
+            ([f"unexpected {show(extra)}" if reveal and text else f"{len(extra)} unexpected item(s)"] if extra else [])
     return "; ".join(parts)
   return f"unknown comparison {kind!r}"
 

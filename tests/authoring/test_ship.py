@@ -194,3 +194,12 @@ def test_self_check_misses_names_a_shipped_value_the_references_answer_fails():
   misses = self_check_misses(observed, data)
   assert len(misses) == 1 and misses[0].startswith("t t:1:0 (occurrence 2): y: values differ")
   assert self_check_misses(observed, {"expected": {}}) == ["t t:1:0 (occurrence 1): not shipped", "t t:1:0 (occurrence 2): not shipped"]
+
+def test_a_check_run_outside_a_notebook_says_so(tmp_path, monkeypatch):
+  """Issue 46 item 6: a test cell's check with a shipped value, run from a script or a console, says to run it in the
+  notebook (not that its cell's text changed)."""
+  from autograder.notebook import checks, shipped
+  monkeypatch.chdir(tmp_path)
+  (tmp_path / EXPECTED_FILE).write_text(json.dumps({"version": 1, "cells": {}, "expected": {}}))
+  monkeypatch.setattr(shipped, "_loaded", {"path": None, "data": None})
+  with pytest.raises(shipped.NotShipped, match="ran outside a notebook"): checks.check_equal(1, ..., name="x")

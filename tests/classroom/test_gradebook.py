@@ -200,3 +200,15 @@ def test_one_learner_cannot_stop_the_gradebook(tmp_path):
   assert "grader errors for 2 learner(s): cyd, eve" in done.stderr
   assert cli("stats", tmp_path / "merged").returncode == 0
   assert cli("export-grades", tmp_path / "merged", "--format", "csv").returncode == 0
+
+def test_a_name_or_text_no_file_can_hold_is_written_escaped(tmp_path):
+  """A learner folder whose name is not UTF-8 (the gradebook ended with a UnicodeEncodeError, for everyone) is shown
+  with \\x escapes and its rows say why; a lone surrogate in a report's message is written escaped, not the end."""
+  import os
+  from autograder.classroom.gradebook import NAME_NOTE
+  odd = os.fsdecode(b"caf\xe9")
+  folder = gradebook(tmp_path / "gb", {"ada": report({"01_x": {"t": (1, 2, "got \udcff")}}), odd: report({"01_x": {"t": (2, 2, "")}})})
+  with open(folder / "gradebook.csv", newline="", encoding="utf-8") as f: rows = list(csv.DictReader(f))
+  assert [(r["learner"], r["score"], r["flags"]) for r in rows] == [("ada", "1.0", ""), ("caf\\xe9", "2.0", NAME_NOTE)]
+  assert json.loads((folder / "gradebook.json").read_text())[1]["learner"] == "caf\\xe9"
+  assert "got \\udcff" in (folder / "tasks.csv").read_text(encoding="utf-8")

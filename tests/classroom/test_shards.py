@@ -58,6 +58,9 @@ def test_shard_assignment_is_stable_and_balanced():
   assert [shard_of(n, 4) for n in names[:50]] == [shard_of(n, 4) for n in sorted(names[:50], reverse=True)][::-1]   # not positional
   assert shard_of("ada", 7) == shard_of("ada", 7) and all(1 <= shard_of(n, 3) <= 3 for n in names)
   assert parse("2/5") == (2, 5) and matrix(3) == ["1/3", "2/3", "3/3"]
+  import hashlib, os
+  assert all(shard_of(n, 7) == int.from_bytes(hashlib.sha256(n.encode()).digest()[:8], "big") % 7 + 1 for n in names + ["café"])   # as ever
+  assert shard_of(os.fsdecode(b"caf\xe9"), 7) == shard_of("caf\\xe9", 7)          # a name that is not UTF-8: where its gradebook rows are
   for bad in ("0/3", "4/3", "x", "1-3"):
     with pytest.raises(ShardError): parse(bad)
 

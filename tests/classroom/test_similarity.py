@@ -266,9 +266,6 @@ def test_bytecode_similarity_removes_the_starter_and_skips_small_answers():
                  ("m", "bob", "cyd"): (0.0, 0.0), ("m", "bob", "dee"): (0.0, 0.0), ("m", "cyd", "dee"): (0.0, 0.0),
                  ("n", "ada", "bob"): (0.0, 0.0)}                            # n: all of it is the starter's; eve: no answer
 
-@pytest.mark.xfail(strict=True, reason="bug: the winnowing uses Python's hash() of the k-grams, salted per process "
-                                       "(PYTHONHASHSEED), so which fingerprints are kept, and the bytecode shares, change from run to run: "
-                                       "PAIR against OWN is 0 in some runs and 0.028/0.083 in others; a stable hash (hashlib) would fix it")
 def test_bytecode_similarity_is_the_same_in_every_process(monkeypatch):
   listings = {("", "m"): [], ("ada", "m"): unwrap(PAIR)["listing"], ("bob", "m"): unwrap(RENAMED)["listing"], ("cyd", "m"): unwrap(OWN)["listing"]}
   seen = set()
@@ -278,11 +275,14 @@ def test_bytecode_similarity_is_the_same_in_every_process(monkeypatch):
     seen.add(tuple(sorted(sim.bytecode_similarity(listings, ["ada", "bob", "cyd"], ["m"]).items())))
   assert len(seen) == 1, seen
 
-@pytest.mark.xfail(strict=True, reason="bug: a learner folder whose name is not UTF-8 ends similarity with a UnicodeEncodeError "
-                                       "(copydetect's HTML report, similarity.csv and .md are written as UTF-8), the other learners' report with it")
 def test_a_learner_folder_named_outside_utf8_does_not_end_the_report(tmp_path, in_process):
   source, starter = released_toy(tmp_path)
   learner(tmp_path / "submissions", starter, "ada", {"01_toy": {"ans_double": PAIR}})
   learner(tmp_path / "submissions", starter, os.fsdecode(b"caf\xe9"), {"01_toy": {"ans_double": PAIR}})
-  sim.similarity(tmp_path / "submissions", tmp_path / "sim", modules_of(source, ["01_toy"]), starter)
-  assert (tmp_path / "sim/similarity.csv").is_file()
+  rows = sim.similarity(tmp_path / "submissions", tmp_path / "sim", modules_of(source, ["01_toy"]), starter)
+  assert [(r["learner_a"], r["learner_b"], r["similarity"]) for r in rows] == [("ada", "caf\\xe9", 1.0)]     # shown with \x escapes
+  assert "| 01_toy | ada | `caf\\xe9` | 100% |" in (tmp_path / "sim/similarity.md").read_text() and (tmp_path / "sim/similarity.html").is_file()
+
+def test_a_learner_name_in_the_markdown_is_as_it_is_or_inert():
+  assert sim._name("ada") == "ada" and sim._name("jean-luc.o_k@x+y") == "jean-luc.o_k@x+y"
+  assert sim._name("a|b <img>") == "`a\\|b ‹img›`" and sim._name("caf\\xe9") == "`caf\\xe9`" and sim._name("=1+1\n") == "`=1+1`"

@@ -62,9 +62,44 @@ def test_a_file_that_grows_past_the_limit_after_the_check_is_none(folder, monkey
   monkeypatch.setattr(files, "MAX_FILE_BYTES", 3)
   assert read_safe(folder, "a.txt") is None
 
-@pytest.mark.xfail(strict=True, reason="bug: safe_file('.') or safe_file('') raises UnboundLocalError (no part: `mode` is never set) "
-                                       "instead of returning None; a learner's .released/manifest.json listing a file '.' reaches it: "
-                                       "selfcheck.release_notes raises UnboundLocalError")
 @pytest.mark.parametrize("relative", [".", ""])
 def test_a_path_with_no_part_is_none(folder, relative):
   assert safe_file(folder, relative) is None and read_safe(folder, relative) is None
+
+def test_readable_is_what_grading_reads_the_limit_included(folder, monkeypatch):
+  """One definition of what grading reads (read_safe, and so grade-all's resume through read_submission)."""
+  monkeypatch.setattr(files, "MAX_FILE_BYTES", 6)
+  assert files.readable(os.stat(folder / "a.txt")) and not files.readable(os.stat(folder / "sub")) and not files.readable(os.stat(folder / "pipe"))
+  (folder / "seven").write_bytes(b"1234567")
+  assert not files.readable(os.stat(folder / "seven")) and read_safe(folder, "seven") is None
+
+def test_refusal_says_why_a_file_is_not_read(folder, monkeypatch):
+  monkeypatch.setattr(files, "MAX_FILE_BYTES", 5)
+  assert files.refusal(folder, "a.txt") == "it is larger than 0 MiB, the most the grader reads"          # 6 bytes
+  monkeypatch.setattr(files, "MAX_FILE_BYTES", 64 << 20)
+  assert files.refusal(folder, "a.txt") == files.refusal(folder, "missing.txt") == files.refusal(folder, "sub/missing") == ""
+  assert files.refusal(folder, "link.txt") == files.refusal(folder, "linked/b.txt") == "a symbolic link is not followed"
+  assert files.refusal(folder, "pipe") == files.refusal(folder, "sub") == files.refusal(folder, ".") == "it is not a regular file"
+
+def test_too_many_counts_files_and_folders_and_stops_at_the_cap(folder, tmp_path):
+  """root/ holds 7 entries (a.txt, sub, sub/b.txt, three links, pipe; linked/ is not followed); a deeper tree is
+  counted down to its last file; the count stops at the cap."""
+  assert files.too_many(folder, 7) == 0 and files.too_many(folder, 6) == 6
+  deep = folder / "sub" / "x" / "y"; deep.mkdir(parents=True); (deep / "z").touch()
+  assert files.too_many(folder, 10) == 0 and files.too_many(folder, 9) == 9
+  assert files.too_many(tmp_path / "nowhere") == files.too_many(folder / "a.txt") == files.too_many(folder / "linked", 0) == 0
+  assert files.too_many(folder) == 0 and files.MAX_ENTRIES == 10_000
+
+def test_too_many_goes_past_a_path_too_long_to_open(tmp_path):
+  fd = os.open(tmp_path, os.O_RDONLY)
+  for _ in range(24):                                      # past PATH_MAX (4096): the walk cannot list the deepest folders
+    os.mkdir("d" * 200, dir_fd=fd)
+    inner = os.open("d" * 200, os.O_RDONLY, dir_fd=fd); os.close(fd); fd = inner
+  os.close(fd)
+  assert files.too_many(tmp_path, 100) == 0 and files.too_many(tmp_path, 5) == 5
+
+def test_shown_writes_a_name_any_report_can_hold():
+  assert files.shown("ada") == "ada" and files.shown("café") == "café" and files.shown("a\nb") == "a\nb"      # (escaping: each writer's)
+  assert files.shown(os.fsdecode(b"caf\xe9")) == "caf\\xe9" and files.shown(os.fsdecode(b"notes-\xff.txt")) == "notes-\\xff.txt"
+  assert files.shown("x\ud800") == "x\\ud800"              # a lone surrogate that no file system gives: escaped all the same
+  assert files.shown(files.shown(os.fsdecode(b"\xff"))) == "\\xff"

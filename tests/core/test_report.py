@@ -100,6 +100,7 @@ def test_md_makes_a_learner_text_an_inert_code_span():
   assert md("a|b `c` [x](http://e) <img src=x>") == "`a\\|b 'c' [x](http://e) ‹img src=x›`"
   assert md("line one\r\n\tline two") == "`line one line two`"
   assert md("x" * 400) == "`" + "x" * 297 + "...`"
+  assert md("caf\udce9 \ud800") == "`caf\\udce9 \\ud800`"      # a lone surrogate, which no file can hold, is written out (it ended grade-all)
 
 def test_write_puts_json_and_markdown_where_asked(tmp_path):
   report = read(REPORT)

@@ -134,4 +134,4 @@ def test_a_counter_written_by_the_answer_earns_no_fusion_point(tmp_path):
   result = to_json(grade_module(Module(MODULE, SOLUTIONS), submit(tmp_path, COUNTER, answer="ans_fusion")))
   fusion = next(t for t in result["tests"] if t["id"] == "test_fusion")
   assert fusion["status"] == "failed" and fusion["score"] == 0, fusion
-  assert "relu_sum_unfused" in fusion["message"] and "monkeypatching" in rules(result)
+  assert "relu_sum_unfused" in fusion["message"] and "writes a counter" in rules(result)

@@ -14,6 +14,8 @@ from autograder.core.cells import grade_id, is_answer, is_test
 from autograder.core.assemble import read_notebook
 from autograder.core.course import module_names, notebook_path
 from autograder.grading.grade import grade_module
+from autograder.core.module import Module
+from autograder.core.results import to_json
 from autograder.core.runs import reference
 from autograder.authoring.lint import observes_hidden, parse
 from autograder.core.transform import hidden_text, prepare, RECORDER
@@ -90,8 +92,6 @@ make_tensors = find_draw = make_ranges = relu_sum_fused = fusion_bill = time_fn 
 
 SKIP = '''
 from autograder import CheckSkipped
-from autograder.core.results import to_json
-from autograder.core.module import Module
 def find_draw(target, seeds, max_calls): raise CheckSkipped("no device for this")
 '''
 

@@ -53,3 +53,63 @@ def test_no_reference_answer_runs_dynamic_code(module):
   nb = read_notebook(notebook_path(REPO / "solutions", module))
   flagged = [f for c in nb.cells if is_answer(c) for f in scan(c.source, grade_id(c) or "") if f.rule == "dynamic code"]
   assert not flagged, flagged
+
+# ---- issue 44, item 5: what got through the flags, and issue 43, item 5: what honest answers do ----------------------
+
+from autograder.grading.flags import Context
+
+ROUND_FOUR = {   # (source, context, the rule that must name it)
+  "the profile hook paused": ("import sys, threading\np = sys.getprofile()\nsys.setprofile(None); threading.setprofile(None)", Context(), "tracing hook"),
+  "a tracer from sys": ("from sys import settrace as s\ns(None)", Context(), "tracing hook"),
+  "the hook by a string": ("getattr(sys, 'set' + 'profile')(None)", Context(), "tracing hook"),
+  "the trap's record through __globals__": ('check.__globals__["_trap"]["tripped"].clear()', Context(), "function internals"),
+  "attrgetter of a dotted forbidden name": ('import operator\nq = operator.attrgetter("ops.aten.quantize_per_channel")(torch)',
+                                           Context(forbidden={"quantize_per_channel"}), "forbidden function"),
+  "attrgetter of a computed name": ("from operator import attrgetter\nq = attrgetter(name)(torch)", Context(forbidden={"x"}), "forbidden function"),
+  "runpy": ('import runpy\nns = runpy.run_path("_helpers.py", init_globals=globals())', Context(), "runs learner-written files"),
+  "a file it writes and imports": ('open("pieces.py", "w").write(text)\nimport pieces', Context(importable={"numpy"}), "runs learner-written files"),
+  "a loader": ("import importlib.util\nspec = importlib.util.spec_from_file_location('m', path)", Context(), "runs learner-written files"),
+  "posix_spawn in a session of its own": ('import os\nos.posix_spawn("/bin/sleep", ["sleep", "9"], {}, setsid=True)', Context(), "process control"),
+  "start_new_session": ('import subprocess\nsubprocess.Popen(["sleep", "9"], start_new_session=True)', Context(), "process control"),
+  "posix_spawn by name": ('import os\nspawn = getattr(os, "posix_" + "spawn")', Context(), "process control"),
+  "a counter written through an alias": ("gc = GlobalCounters\ngc.kernel_count = 5", Context(), "writes a counter"),
+  "a counter by setattr": ('setattr(counters, "kernel_" + "count", 5)', Context(), "writes a counter"),
+  "a counter through __dict__": ('GlobalCounters.__dict__["x"] = 1', Context(), "monkeypatching"),
+  "kernels hidden from the counters": ("run_linear(lin, update_stats=False)", Context(), "writes a counter"),
+  "tinygrad's counters rebound through an alias": ("import tinygrad as tg\ntg.GlobalCounters = Stuck", Context(), "monkeypatching"),
+  "a notebook name rebound": ("class GlobalCounters: kernel_count = 0", Context(trusted={"GlobalCounters"}), "monkeypatching"),
+  "a library attribute through an alias": ("from tinygrad import nn\nN = nn\nN.RMSNorm = Mine", Context(), "monkeypatching"),
+  "the kernel's history": ('secret = In[-1]', Context(), "IPython internals"),
+  "a forbidden library": ("import torch\nfrom transformers import LlamaForCausalLM", Context(libraries=["torch", "transformers"]), "forbidden library"),
+  "a forbidden submodule": ("from tinygrad.llm.gguf import ggml_data_to_tensor", Context(libraries=["tinygrad.llm.gguf"]), "forbidden library"),
+  "a forbidden library the set-up imports": ("q = torch.quantize_per_channel(w, s, z, 0, t)", Context(libraries=["torch"]), "forbidden library"),
+  "the hidden part of a cell by name": ('part = cell[cell.find("hidden(True)"):]', Context(), "reads outside the working folder"),
+}
+
+@pytest.mark.parametrize("case", ROUND_FOUR, ids=list(ROUND_FOUR))
+def test_what_got_through_round_four_is_flagged(case):
+  source, ctx, rule = ROUND_FOUR[case]
+  assert rule in {f.rule for f in scan(source, "ans_x", ctx)}, scan(source, "ans_x", ctx)
+
+HONEST = {   # idioms of the reference answers the flags once named (issue 43, item 5)
+  "a config key": ('c = json.loads(text)\ndim = c["hidden_size"]', Context()),
+  "getattr of the answer's own object": ('def weights(net, names):\n    return [getattr(net, name).weight for name in names]', Context(forbidden={"quantize_per_channel"})),
+  "a forbidden name in a function no block ran": ("def grads_by_backward(f, *ts):\n    f(*ts).backward()\n    return [t.grad for t in ts]",
+                                                 Context(forbidden={"backward"}, inside={"backward": {"grads_by_gradient"}}, reference={"grads_by_backward", "grads_by_gradient"})),
+  "a docstring of the starter": ('def f():\n    """Load what the autograder gives."""\n', Context(given={"Load what the autograder gives."})),
+  "a library the task may use": ("import torch", Context(libraries=["torch"], barred={"ans_other"})),
+  "an answer's own counters": ("self.calls += 1\nstats.kernels = 3", Context()),
+  "the answer's own function named as a forbidden method": ("def rms_norm_grads(x, w, g):\n    return rms_norm(x, w).gradient(x, w, gradient=g)",
+                                                             Context(forbidden={"rms_norm"}, inside={"rms_norm": {"rms_norm_grads"}}, reference={"rms_norm", "rms_norm_grads"})),
+}
+
+@pytest.mark.parametrize("case", HONEST, ids=list(HONEST))
+def test_honest_idioms_are_not_flagged(case):
+  source, ctx = HONEST[case]
+  assert not scan(source, "ans_x", ctx), scan(source, "ans_x", ctx)
+
+def test_a_forbidden_name_is_flagged_where_a_block_ran_it_or_outside_the_references_functions():
+  ctx = Context(forbidden={"backward", "rms_norm"}, inside={"backward": {"grads_by_gradient"}}, reference={"grads_by_backward", "grads_by_gradient", "rms_norm"})
+  for source in ["def grads_by_gradient(f, *ts):\n    f(*ts).backward()", "_b = Tensor.backward", "def _mine(t):\n    return t.backward()",
+                 "rms_norm = Tensor.rms_norm"]:
+    assert "forbidden function" in {f.rule for f in scan(source, "ans_x", ctx)}, source

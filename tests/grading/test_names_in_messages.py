@@ -9,7 +9,7 @@ import nbformat
 import numpy as np
 from autograder.cli import main
 from autograder.core.cells import grade_id
-from autograder.notebook.compare import OWN_CLASS, class_name, compare, encode, type_names
+from autograder.notebook.compare import ANOTHER_CLASS, OWN_CLASS, class_name, compare, encode, type_names
 from autograder.core.verdict import HIDDEN_LABEL, label
 from toy_course import edit, write_toy_course
 
@@ -68,4 +68,4 @@ def test_hidden_checks_show_no_learner_class_name_and_no_hidden_label(tmp_path):
   square = next(t for t in json.loads(text)["modules"][0]["tests"] if t["id"] == "test_square")
   assert square["status"] == "failed" and square["message"].startswith(HIDDEN_LABEL), square
   assert "square(-7)" not in text and "square(5)" not in text and "'-7'" not in text and "check_equal" not in text
-  assert OWN_CLASS in square["message"]
+  assert ANOTHER_CLASS in square["message"] and OWN_CLASS not in square["message"]      # grading names no class of the answer's

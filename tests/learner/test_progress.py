@@ -76,9 +76,6 @@ def test_a_last_check_that_breaks_the_lines_is_one_line_saying_so(tmp_path):
 def test_no_module_is_the_footnote_alone(tmp_path):
   assert progress(tmp_path, []) == LINES[-1]
 
-@pytest.mark.xfail(strict=True, reason="progress prints a message of .last_check.json as it is, where the rest of the package "
-                                       "cleans every learner-influenced text (core.verdict.clean): a hand-edited file puts a terminal "
-                                       "escape and a line break into the learner's terminal; `check` writes cleaned messages")
 def test_a_message_is_one_inert_line(tmp_path):
   folder = module(tmp_path, "08_cuda_benchmark", {"when": "now", "tests": {"t": {"task": "Task 8.1", "status": "failed",
                                                                                   "message": "got \x1b[2J<b>\nnext"}}})

@@ -118,3 +118,20 @@ MUTANTS += [
     {"name": "profile_jit keeps the median reading of each kernel", "target": "ans_profile_jit",
      "old": "times.append(min(readings))", "new": "times.append(statistics.median(readings))"},
 ]
+
+# Issue 43 item 2: profile_jit's times graded on scripted readings of tinygrad's run_linear (no bound from a time);
+# compare_times graded by what each timed call ran (the function's Python calls, its kernels), the speed-up shown.
+MUTANTS += [
+    {"name": "profile_jit times each run with its own clock, not tinygrad's reading", "target": "ans_profile_jit",
+     "old": "            run_linear(UOp(Ops.LINEAR, src=(call,)), input_uops=inputs, jit=True, wait=True)\n            readings.append(GlobalCounters.time_sum_s)",
+     "new": "            st = time.perf_counter()\n            run_linear(UOp(Ops.LINEAR, src=(call,)), input_uops=inputs, jit=True, wait=True)\n            readings.append(time.perf_counter() - st)"},
+    {"name": "profile_jit adds up the readings of each kernel", "target": "ans_profile_jit",
+     "old": "times.append(min(readings))", "new": "times.append(sum(readings))"},
+    {"name": "compare_times passes the arguments as one tuple", "target": "ans_compare_times",
+     "old": "            fn(*args)\n", "new": "            fn(args)\n"},
+    {"name": "compare_times times the JIT first", "target": "ans_compare_times",
+     "old": "    plain_s = timed(plain_fn)\n    jit_s = timed(jit_fn)", "new": "    jit_s = timed(jit_fn)\n    plain_s = timed(plain_fn)"},
+    {"name": "compare_times times the JIT's warm-up calls (call 1 and the capture) with its replays", "target": "ans_compare_times",
+     "old": "    jit_s = timed(jit_fn)",
+     "new": "    jit_s = time_fn(lambda: (jit_fn(*args), Device[Device.DEFAULT].synchronize()), warmup=0, repeats=warmup + repeats, clock=clock)"},
+]

@@ -14,7 +14,7 @@ MUTANTS = [
     {"name": "codegen_rule puts the old entries back without removing the ones compiled with the rule", "target": "ans_codegen_rule",
      "old": "        to_program_cache.clear()\n        to_program_cache.update(set_aside)", "new": "        to_program_cache.update(set_aside)"},
     {"name": "rule_effect measures 'after' without installing the rule", "target": "ans_rule_effect",
-     "old": "    with codegen_rule(pm):\n        t_after, k_after, after = measure()", "new": "    if pm is not None:\n        t_after, k_after, after = measure()"},
+     "old": "    with codegen_rule(pm):\n        t_after, k_after, ops_after, after = measure()", "new": "    if pm is not None:\n        t_after, k_after, ops_after, after = measure()"},
     {"name": "LaunchLogger does not empty runtime_cache: kernels loaded before are not logged", "target": "ans_launch_logger",
      "old": "        realize.runtime_cache.clear()\n        Compiled.runtime = logged_runtime", "new": "        Compiled.runtime = logged_runtime"},
     {"name": "LaunchLogger.remove leaves the wrapped programs in runtime_cache (they keep logging)", "target": "ans_launch_logger",
@@ -122,4 +122,16 @@ MUTANTS += [
     {"name": "jit_savings: replays timed before calls 1 and 2 are timed (median_time's warm-up runs them)", "target": "ans_jit_savings",
      "old": "    st = time.perf_counter(); jitted(); first = time.perf_counter() - st\n    st = time.perf_counter(); jitted(); capture = time.perf_counter() - st\n    jit = median_time(jitted, warmup, repeats)\n",
      "new": "    jit = median_time(jitted, warmup, repeats)\n    st = time.perf_counter(); jitted(); first = time.perf_counter() - st\n    st = time.perf_counter(); jitted(); capture = time.perf_counter() - st\n"},
+]
+
+# Issue 43 item 2: rule_effect's saving graded as a count, the FLOPs of one realize before and after (the speed-up shown)
+MUTANTS += [
+    {"name": "rule_effect: memory traffic (global_mem) reported as the FLOPs", "target": "ans_rule_effect",
+     "old": "return t, GlobalCounters.kernel_count, GlobalCounters.global_ops, out.numpy()",
+     "new": "return t, GlobalCounters.kernel_count, GlobalCounters.global_mem, out.numpy()"},
+    {"name": "rule_effect: the FLOPs read before the last realize (what the timing runs left)", "target": "ans_rule_effect",
+     "old": "        GlobalCounters.reset()\n        out = fn().realize()\n        return t, GlobalCounters.kernel_count, GlobalCounters.global_ops, out.numpy()",
+     "new": "        ops = GlobalCounters.global_ops\n        GlobalCounters.reset()\n        out = fn().realize()\n        return t, GlobalCounters.kernel_count, ops, out.numpy()"},
+    {"name": "rule_effect: ops_before and ops_after swapped", "target": "ans_rule_effect",
+     "old": '"ops_before": ops_before, "ops_after": ops_after', "new": '"ops_before": ops_after, "ops_after": ops_before'},
 ]

@@ -48,6 +48,27 @@ def test_kernel_checks_count_inside_tinygrads_dispatch():
   fails(lambda: check_kernel_count(lying, 3), "computation: kernels: expected 3, got 1")
   fails(lambda: check_no_kernels(cleared), "call: kernels run: expected 0, got 1")
 
+def test_kernel_figures_never_read_the_counters():
+  """Issue 44: an alias of GlobalCounters whose counters never move (`tinygrad.GlobalCounters = Stuck`) made module 01's
+  peek_schedule, which ran kernels, pass check_no_kernels. The figures are computed from each dispatched call: the
+  kernels, and the bytes and FLOPs GlobalCounters would add for it."""
+  import tinygrad
+  from tinygrad import GlobalCounters
+  from autograder import kernel_dispatch
+  a, b = Tensor.rand(16, 16).realize(), Tensor.rand(16, 16).realize()
+  GlobalCounters.reset()
+  with kernel_dispatch() as seen: (a @ b).relu().sum().realize()
+  assert (seen["count"], seen["ops"], seen["mem"]) == (GlobalCounters.kernel_count, GlobalCounters.global_ops, GlobalCounters.global_mem) and seen["count"] == 1
+  class Stuck:
+    kernel_count, global_ops, global_mem, time_sum_s = 0, 0, 0, 0.0
+    @staticmethod
+    def reset(): pass
+  real, tinygrad.GlobalCounters = tinygrad.GlobalCounters, Stuck
+  try:
+    fails(lambda: check_no_kernels(lambda: (a * 3).realize()), "call: kernels run: expected 0, got 1")
+    assert kernels_run(lambda: (a + b).sum())[1] == 1
+  finally: tinygrad.GlobalCounters = real
+
 def test_forbidden_traps_and_restores():
   a = Tensor.ones(2, 2)
   with forbidden(Tensor, "matmul", "__matmul__"):

@@ -5,7 +5,7 @@ import contextlib, os, subprocess, sys
 # The modules whose tests compare or bound real times (course/instructors/authoring.md lists each timing check and its
 # rule): their solution is graded beside noisy neighbours (tests/modules/test_mutants.py, test_honesty.py) and one
 # finished notebook is self-checked beside them (tests/modules/test_noisy_neighbours.py).
-TIMED = {"03_autograd", "04_mnist", "06_custom_ops", "07_custom_backend", "09_deep_dive", "10_inference", "12_llm_inference", "13_kernel_opts"}
+TIMED = {"04_mnist", "06_custom_ops", "07_custom_backend", "09_deep_dive", "10_inference", "12_llm_inference", "13_kernel_opts"}
 
 BUSY = "import time, sys\nend = time.monotonic() + float(sys.argv[1])\nx = 0\nwhile time.monotonic() < end:\n  for i in range(10000): x += i * i\n"
 
