@@ -7,7 +7,7 @@ becomes `None`, so that no expected value is ever computed in the learner's proc
 test would still need the oracle in that run.
 """
 from __future__ import annotations
-import ast
+import ast, builtins
 from autograder.core.cells import BEGIN_HIDDEN, END_HIDDEN, grade_id, is_answer, is_test
 from autograder.core.names import binds, exposed, imported, unbinds
 from autograder.core.settings import cell_setting
@@ -77,19 +77,22 @@ def notebook_sites(nb) -> set[str]:
 def _recorder_call(fn:str, arg) -> ast.stmt:
   return ast.parse(f"{RECORDER}.{fn}({arg!r})").body[0]
 
+BUILTIN_NAMES = frozenset(dir(builtins))
+
 def _changed(node:ast.AST, modules:set[str]) -> set[str]:
   """Names a statement may bind or change: assigned, defined, imported, and (since a call may mutate what it is given)
-  objects whose methods it calls, that it passes to a call, or whose items or attributes it sets; modules aside."""
-  out = binds(node) | unbinds(node)
+  objects whose methods it calls, that it passes to a call, or whose items or attributes it sets; modules aside, and
+  builtins given to a call (`x.astype(float)` changes no `float`; assigning one still binds it)."""
+  out, given = binds(node) | unbinds(node), set()
   for n in ast.walk(node):
     if isinstance(n, ast.Call) and not check_name(n):           # (a check changes nothing it is given)
-      if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name): out.add(n.func.value.id)
-      out |= {a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+      if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name): given.add(n.func.value.id)
+      given |= {a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
     elif isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, (ast.Store, ast.Del)):
       root = n
       while isinstance(root, (ast.Subscript, ast.Attribute)): root = root.value
       if isinstance(root, ast.Name): out.add(root.id)
-  return out - modules
+  return (out | (given - BUILTIN_NAMES)) - modules
 
 def hidden_statements(tree:ast.Module, hidden:set[int], tainted:set[str], fixed:set[str]=frozenset()) -> list[bool]:
   """For each top-level statement of a cell: whether what it observes is hidden. A statement is hidden when it stands
