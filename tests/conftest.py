@@ -10,9 +10,12 @@ os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-ca
 sys.path.insert(0, str(Path(__file__).parent / "support"))          # toy_course, course_docs, ...: helpers the tests share
 os.environ.setdefault("AUTOGRADER_CACHE", str(Path(tempfile.gettempdir()) / "autograder-test-cache"))   # reference runs, shared by workers
 
-# The longest tests first: pytest-xdist (`--dist worksteal`, see the Makefile) hands out tests in collection order and
-# an idle worker takes the other's queued ones; a grading of a whole module that starts last keeps one worker busy
-# while the other idles. The gradings of whole modules go first, the heaviest kinds first.
+# The longest tests first, on both workers: pytest-xdist (`--dist worksteal`, see the Makefile) gives each worker one
+# contiguous half of the collection, and an idle worker then steals the end of the other's queue. With every grading
+# of a whole module at the front of the collection, one worker ran all of them in a row while the other ran the short
+# tests and then stole gradings near the end (a 55-minute run on 2026-12-02 ended with the worker that had run the
+# mutation sessions still grading). So the whole-module gradings, the heaviest kinds first, are dealt alternately to
+# the two halves, each half's short tests after them: what is left to steal at the end is short.
 HEAVY_FIRST = ["test_every_mutant_loses_points", "test_plain_nbgrader_autograde_gives_the_solution_full_marks",
                "test_solution_gets_full_marks", "test_a_label_table_earns_no_accuracy_points", "test_projects_is_what_release_writes",
                "test_a_faked_clock_does_not_pass_the_speed_budget", "test_the_reference_passes_with_its_margins_on_a_second_cpu_target",
@@ -25,3 +28,13 @@ def pytest_collection_modifyitems(config, items):
     later = -int(module[:2]) if isinstance(module, str) and module[:2].isdigit() else 0     # the newer modules are the larger
     return (rank.get(item.originalname, len(HEAVY_FIRST)), later if item.originalname in rank else 0)
   items.sort(key=order)                                    # stable: the rest keep their order
+  heavy = sum(item.originalname in rank for item in items)
+  first, second, light = items[:heavy:2], items[1:heavy:2], items[heavy:]
+  cut = max(0, len(items) // 2 - len(first))               # the first worker's half: `first` and the first `cut` short tests
+  items[:] = first + light[:cut] + second + light[cut:]
+
+def pytest_runtest_logreport(report):
+  """TEST_TIMES=file: each test's time appended as it ends (by every worker), so that a run stopped by a timeout still
+  tells where its time went (pytest's --durations prints only at the end)."""
+  if report.when == "call" and (path := os.environ.get("TEST_TIMES")):
+    with open(path, "a") as f: f.write(f"{report.duration:8.1f} {report.outcome:7s} {report.nodeid}\n")

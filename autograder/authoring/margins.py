@@ -78,10 +78,11 @@ def describe(observation:Observation) -> str:
 # {site: reason} of the reviewed properties: the format of the reviewed equivalent mutants, one `site reason` a line
 load_reviewed = load_equivalent
 
-def margins(module:Module, reviewed:dict[str, str]|None=None) -> list[dict]:
-  """Every observation of the module's reference run with a tolerance or threshold, the worst of each check site
-  first: {test, site, name, kind, allows, used, thin, reviewed, hidden}."""
-  ref = reference(module)
+def margins(module:Module, reviewed:dict[str, str]|None=None, visible:bool=False) -> list[dict]:
+  """Every observation of the module's reference run (`visible`: of its visible run, the learner's copy's checks only)
+  with a tolerance or threshold, the worst of each check site first: {test, site, name, kind, allows, used, thin,
+  reviewed, hidden}."""
+  ref = reference(module, visible=visible)
   worst: dict[str, dict] = {}
   for test, outcome in ref.tests.items():
     for o in outcome.observations:

@@ -101,9 +101,10 @@ def test_the_exports_two_commands_work_from_a_fresh_clone(exported, tmp_path):
                       cwd=clone, capture_output=True, text=True, timeout=600, env=env)
   assert ci.returncode == 0 and "| test | task | status |" in (clone / "check.md").read_text()
 
-WORKFLOWS = [REPO / ".github/workflows/grade-class.yml", REPO / "autograder/authoring/learner_repo/workflows/check.yml"]
+WORKFLOWS = [REPO / ".github/workflows/grade-class.yml", REPO / ".github/workflows/portability.yml", REPO / "autograder/authoring/learner_repo/workflows/check.yml"]
 EXERCISED = {  # each command a workflow runs, and the test that runs it
   "make setup": "tests/authoring/test_export.py (make check runs set-up) and .ci/run",
+  'PORTABILITY=full make test ARGS="-k second_cpu_target"': "the suite's own command (.ci/run), the test selected by name",
   ".venv/bin/autograder check --exit-zero --json check.json --markdown check.md": "test_the_exports_two_commands_work_from_a_fresh_clone",
   'cat check.md >> "$GITHUB_STEP_SUMMARY" || true': "a shell append",
   'if [ -d snapshots ]; then .venv/bin/autograder fetch "$ROSTER" submissions --snapshots snapshots; else .venv/bin/autograder fetch "$ROSTER" submissions; fi':

@@ -3,6 +3,7 @@ a check the reference meets by a hair fails a right answer on another laptop (mo
 by 94.29% on one Xeon). The policy (course/instructors/authoring.md, "Margins"): the reference uses at most half of
 any check's allowance (autograder/authoring/margins.py says how each kind is measured); what is thin by design is
 listed, with its reason, in tests/margins/NN_name.txt."""
+import os
 import pytest
 from autograder.authoring.margins import POLICY, load_reviewed, margins
 from autograder.authoring.release import differences
@@ -23,11 +24,13 @@ MODULES = module_names(SOLUTIONS)
 SECOND_TARGET = "CPU::x86_64,x86-64-v3"
 PORTABLE = ["01_tensor_basics", "06_custom_ops", "10_inference", "13_kernel_opts"]
 
-def thin(module:str) -> list[str]:
+def thin(module:str, visible:bool=False) -> list[str]:
+  """The checks of the module's reference run (`visible`: of its visible run) that use more of their allowance than the
+  policy lets, unreviewed; and, of a full run, the reviewed entries that are stale."""
   reviewed = load_reviewed(REVIEWED / f"{module}.txt")
-  rows = margins(Module(module, SOLUTIONS), reviewed)
+  rows = margins(Module(module, SOLUTIONS), reviewed, visible)
   # a reviewed entry is stale once its check is gone or clearly roomy: a timing listed as a property moves between runs
-  stale = sorted(set(reviewed) - {r["site"] for r in rows if r["used"] > POLICY / 2})
+  stale = [] if visible else sorted(set(reviewed) - {r["site"] for r in rows if r["used"] > POLICY / 2})
   return [f"{r['test']} {r['site']}: used {r['used']:.3f} of its allowance ({r['kind']}, {r['allows']}): {r['name']}" for r in rows if r["thin"]] + \
          [f"{site}: listed in tests/margins/{module}.txt but gone or roomy (under {POLICY / 2:.0%} of its allowance): remove it" for site in stale]
 
@@ -36,20 +39,26 @@ def test_every_check_leaves_the_reference_a_margin(module):
   problems = thin(module)
   assert not problems, f"{module}: checks the reference meets by a hair (policy: at most {POLICY:.0%} of the allowance):\n" + "\n".join(problems)
 
+# PORTABILITY=full (the weekly workflow, .github/workflows/portability.yml): the second target also runs the full
+# reference, hidden checks included; otherwise it runs the learner's copy (the visible run release needs anyway), which
+# is what a learner's self-check meets on another CPU, for a third of the time (the full runs of 01, 06, 10 and 13 under
+# the second target took 7 of the suite's worker-minutes on 2026-12-02).
+FULL = os.environ.get("PORTABILITY") == "full"
+
 @pytest.mark.skipif(__import__("platform").machine() != "x86_64", reason="the second target is an x86-64 level")
 @pytest.mark.parametrize("module", PORTABLE)
 def test_the_reference_passes_with_its_margins_on_a_second_cpu_target(module, monkeypatch):
-  """Under the second target the reference passes every check with its margins, and projects/ (released on the
-  author's CPU) is what release writes there: its shipped values the same as far as the checks that use them tell
-  (ship.same_expected), and the reference's own answers there pass their self-checks against them
-  (ship.self_check_misses), so a right answer passes its self-check on another CPU. Release needs the learner's copy's
-  own reference run (no hidden region: the full run above cannot stand in for it); made here, after the full run, it
-  finds the kernels that run compiled in this worker's tinygrad cache (a third less time for module 10)."""
+  """Under the second target the reference passes every check of the learner's copy (with PORTABILITY=full: every
+  check) with its margins, and projects/ (released on the author's CPU) is what release writes there: its shipped
+  values the same as far as the checks that use them tell (ship.same_expected), and the reference's own answers there
+  pass their self-checks against them (ship.self_check_misses), so a right answer passes its self-check on another CPU.
+  Release needs the learner's copy's own reference run (no hidden region: the full run cannot stand in for it); the
+  visible checks are judged on that same run."""
   monkeypatch.setenv("DEV", SECOND_TARGET)
-  other = to_json(reference(Module(module, SOLUTIONS)))
+  other = to_json(reference(Module(module, SOLUTIONS), visible=not FULL))
   failing = {t: o.get("error") for t, o in other["tests"].items() if o["state"] != "ran" or (o.get("error") and o["error"][0] != "CheckSkipped")}
   assert other["status"] == "completed" and not failing, f"{module} under DEV={SECOND_TARGET}: {other['message']} {failing}"
-  problems = thin(module)
+  problems = thin(module, visible=not FULL)
   released = differences([Module(module, SOLUTIONS)], PROJECTS)
   assert not problems, f"{module} under DEV={SECOND_TARGET}: thin margins:\n" + "\n".join(problems)
   assert not released, f"{module} under DEV={SECOND_TARGET}: projects/ is not what release writes:\n" + "\n".join(released)
