@@ -77,9 +77,8 @@ def test_timed_is_the_set_of_modules_with_a_timing_check():
   want = timed_by_table(table_rows())
   assert TIMED == want, f"in the table, not in TIMED: {sorted(want - TIMED)}; in TIMED, not in the table: {sorted(TIMED - want)}"
 
-@pytest.mark.xfail(strict=True, reason="07 test_budget (a decide() rewrite did not yet fit its cell's time under load: "
-                   "branch t07), 08's CUDA bandwidth and gap checks (no GPU lent) and 12 test_profile_step's hidden comparison "
-                   "(rewritten on branch t12, not yet run) follow none of the three rules yet (issue 43 item 2)")
+@pytest.mark.xfail(strict=True, reason="08's CUDA bandwidth and gap checks follow none of the three rules yet: a rewrite "
+                   "needs a GPU to be measured on, and none was lent (issue 43 item 2)")
 def test_every_timing_check_follows_a_rule():
   """The page says every check whose verdict rests on a time follows rule 1, 2 or 3: no row says '–'."""
   loose = [f"{r.number} {r.test}" for r in table_rows() if r.rule == "–"]

@@ -196,6 +196,9 @@ MUTANTS += [
      "old": "max(STAGES, key=", "new": "min(STAGES, key="},
     {"name": "profile_step feeds every round the prefill's token", "target": "ans_profile_step",
      "old": "        token = after\n", "new": ""},
+    # issue 43 item 2: the hidden comparison with the test's own stages is by what runs inside each stage, not by time
+    {"name": "profile_step reads the token back inside the sampling stage (sampling = argmax and its copy to the host)", "target": "ans_profile_step",
+     "old": "chosen = logits.argmax(-1).realize()", "new": "chosen = Tensor(logits.argmax(-1).numpy())"},
     # Task 8.2
     {"name": "FastDecoder takes the argmax outside the JIT (its graph built and scheduled every step)", "target": "ans_fast_decoder",
      "old": "            return self.token.assign(logits.argmax(-1).reshape(batch, 1)).realize()          # written in place, read next step\n",
