@@ -53,6 +53,9 @@ MUTANTS += [
      "new": "with Context(BEAM=amt): beamed = to_program(ast, renderer)"},
     {"name": "beam_compare starts the search clock before the default compile", "target": "ans_beam_compare",
      "old": "    default = to_program(ast, renderer)\n    st = clock()\n", "new": "    st = clock()\n    default = to_program(ast, renderer)\n"},
+    {"name": "beam_compare compiles the BEAM program before the default one", "target": "ans_beam_compare",
+     "old": "    default = to_program(ast, renderer)\n    st = clock()\n    beamed = to_program(ast.replace(arg=replace(ast.arg, beam=amt)), renderer)\n    search_s = clock() - st\n",
+     "new": "    st = clock()\n    beamed = to_program(ast.replace(arg=replace(ast.arg, beam=amt)), renderer)\n    search_s = clock() - st\n    default = to_program(ast, renderer)\n"},
     {"name": "beam_compare ignores amt (BEAM=2 always)", "target": "ans_beam_compare",
      "old": "beam=amt)", "new": "beam=2)"},
     {"name": "load_checkpoint leaves the model's tensors lazy views of the file", "target": "ans_load_checkpoint",
@@ -62,7 +65,7 @@ MUTANTS += [
      "new": "safe_save({k: v for k, v in get_state_dict(model).items() if 'running' not in k}, str(path), metadata)"},
 ]
 
-# Issue 34, item 3: the decisions of Tasks 3.1 (realize_order) and 6.1 (must_save).
+# Issue 34, item 3: the decision of Task 3.1 (realize_order).
 MUTANTS += [
     {"name": "realize_order realizes the loss with the update in both orders", "target": "ans_make_train_step",
      "old": "if order == \"with\": loss.realize(*opt.schedule_step())\n                else: opt.step()",
@@ -73,16 +76,6 @@ MUTANTS += [
     {"name": "realize_order counts the kernels from the start of the run, not of each step", "target": "ans_make_train_step",
      "old": "        for _ in range(steps):\n            before = GlobalCounters.kernel_count\n",
      "new": "        before = GlobalCounters.kernel_count\n        for _ in range(steps):\n"},
-    {"name": "must_save counts the values that moved instead of the classes", "target": "ans_save_checkpoint",
-     "old": "changed[name] = int((classes(copy) != want).sum())",
-     "new": "changed[name] = int((get_state_dict(model)[name].numpy() != base_sd[name].numpy()).sum())"},
-    {"name": "must_save predicts in training mode (batch statistics)", "target": "ans_save_checkpoint",
-     "old": "with Context(TRAINING=0):", "new": "with Context(TRAINING=1):"},
-    {"name": "must_save keeps every name, even those that change nothing", "target": "ans_save_checkpoint",
-     "old": "if n > 0]", "new": "]"},
-    {"name": "must_save leaves out only the parameters (BatchNorm statistics always kept)", "target": "ans_save_checkpoint",
-     "old": "    for name, t in get_state_dict(copy).items():\n",
-     "new": "    for name, t in get_state_dict(copy).items():\n        if 'running' in name or 'batches' in name: changed[name] = 0; continue\n"},
 ]
 
 # Issue 34, item 3: Task 7.1 (run_plan), the run the learner chooses within the image budget.
@@ -134,4 +127,28 @@ MUTANTS += [
     {"name": "compare_times times the JIT's warm-up calls (call 1 and the capture) with its replays", "target": "ans_compare_times",
      "old": "    jit_s = timed(jit_fn)",
      "new": "    jit_s = time_fn(lambda: (jit_fn(*args), Device[Device.DEFAULT].synchronize()), warmup=0, repeats=warmup + repeats, clock=clock)"},
+]
+
+# Issue 46: Task 6.2 (smallest_delta), the engineering problem: a search for the delta of fewest bytes. (Counting
+# elements instead of bytes is an equivalent: only num_batches_tracked is not float32, and it never changes a class.)
+MUTANTS += [
+    {"name": "smallest_delta keeps every tensor whose absence alone changes a class (leave-one-out)", "target": "ans_smallest_delta",
+     "old": "best = next(d for d in deltas if predicts_like_model(d))",
+     "new": "best = [k for k in moved if not predicts_like_model([m for m in moved if m != k])]"},
+    {"name": "smallest_delta returns every tensor that moved", "target": "ans_smallest_delta",
+     "old": "best = next(d for d in deltas if predicts_like_model(d))", "new": "best = moved"},
+    {"name": "smallest_delta drops the largest tensors one at a time while the copy still predicts like the model (greedy)", "target": "ans_smallest_delta",
+     "old": "best = next(d for d in deltas if predicts_like_model(d))",
+     "new": "best = list(moved)\n    for k in sorted(moved, key=lambda k: -size[k]):\n        if predicts_like_model([m for m in best if m != k]): best.remove(k)"},
+    {"name": "smallest_delta never tries the empty delta", "target": "ans_smallest_delta",
+     "old": "for r in range(len(moved) + 1)", "new": "for r in range(1, len(moved) + 1)"},
+    {"name": "smallest_delta searches the parameters only (BatchNorm statistics never in a delta)", "target": "ans_smallest_delta",
+     "old": "if not np.array_equal(msd[k].numpy(), bsd[k].numpy())]", "new": "if not np.array_equal(msd[k].numpy(), bsd[k].numpy()) and 'running' not in k and 'batches' not in k]"},
+    {"name": "smallest_delta predicts in training mode (batch statistics)", "target": "ans_smallest_delta",
+     "old": "with Context(TRAINING=0):", "new": "with Context(TRAINING=1):"},
+    {"name": "smallest_delta tries its candidates on base itself", "target": "ans_smallest_delta",
+     "old": "    copy = Net()                                    # holds base's tensors; a candidate's names take model's\n    load_state_dict(copy, {k: v.clone() for k, v in bsd.items()}, verbose=False)\n",
+     "new": "    copy = base\n"},
+    {"name": "smallest_delta returns a tuple", "target": "ans_smallest_delta",
+     "old": "return [k for k in msd if k in best]", "new": "return tuple(k for k in msd if k in best)"},
 ]
