@@ -4,7 +4,9 @@ the learner's disk, and still let the self-check judge them.
 * An exact value (a count, a name, a table, a choice: the expected value of a check_equal or check_set that holds no
   float) ships **sealed**: a salted SHA-256 of its canonical form, with the same for each item of a list or tuple and
   each entry of a dict, so that a failing self-check can still say which item or key is wrong, and how many items
-  there should be. It never ships the value: the self-check compares digests. (A digest of a small count can be
+  there should be. Each item's digest is salted with its place too (an entry's value with its key), so that equal
+  items do not show as equal digests: a list of answers must not tell which of them are the same. It never ships the
+  value: the self-check compares digests. (A digest of a small count can be
   found by trying every count; it keeps the answer off the page, it does not make it secret. Grading never uses
   shipped values.)
 * A float value ships as it is (a figure compared within a tolerance cannot be sealed). A large array ships its first
@@ -51,13 +53,15 @@ def _items(tag:str, xs:list) -> list|None:
 def digest(form:Any, salt:str) -> str:
   return hashlib.sha256((salt + json.dumps(form, sort_keys=True, separators=(",", ":"))).encode()).hexdigest()[:32]
 
+def _at(salt:str, place:Any) -> str: return f"{salt}:{place}"      # an item's salt: the value's and its place (index, key)
+
 def seal(e:Any, salt:str) -> dict|None:
   """The sealed form of an exact encoded value (see the module's doc), or None for a value that holds a float."""
   form = canonical(e)
   if form is None: return None
   out = {"digest": digest(form, salt), "salt": salt, "kind": form[0]}
-  if form[0] in ("l", "t") and len(form[1]) <= MAX_ITEMS: out["items"] = [digest(x, salt) for x in form[1]]
-  if form[0] == "d" and len(form[1]) <= MAX_ITEMS: out["entries"] = {digest(json.loads(k), salt): digest(json.loads(v), salt) for k, v in form[1]}
+  if form[0] in ("l", "t") and len(form[1]) <= MAX_ITEMS: out["items"] = [digest(x, _at(salt, i)) for i, x in enumerate(form[1])]
+  if form[0] == "d" and len(form[1]) <= MAX_ITEMS: out["entries"] = {digest(json.loads(k), salt): digest(json.loads(v), _at(salt, k)) for k, v in form[1]}
   return {"__sealed__": out}
 
 KINDS = {"b": "a bool", "s": "a string", "n": "None", "i": "an int", "a": "an array", "l": "a list", "t": "a tuple", "S": "a set", "d": "a dict", "o": "a dtype or type"}
@@ -72,14 +76,14 @@ def unseal_problem(actual:Any, sealed:dict) -> str|None:
   if form is not None and form[0] != s.get("kind"): return f"expected {KINDS.get(s.get('kind'), 'another kind of value')}, got {KINDS.get(form[0], 'another kind of value')}"
   if "items" in s and form is not None and form[0] in ("l", "t"):
     if len(form[1]) != len(s["items"]): return f"expected {len(s['items'])} items, got {len(form[1])}"
-    wrong = [i for i, (x, d) in enumerate(zip(form[1], s["items"])) if digest(x, s["salt"]) != d]
+    wrong = [i for i, (x, d) in enumerate(zip(form[1], s["items"])) if digest(x, _at(s["salt"], i)) != d]
     return f"[{wrong[0]}] differs from the course machine's value" + (f" ({len(wrong)} of {len(form[1])} items differ)" if len(wrong) > 1 else "")
   if "entries" in s and form is not None and form[0] == "d":
-    mine = {digest(json.loads(k), s["salt"]): (json.loads(k), json.loads(v)) for k, v in form[1]}
+    mine = {digest(json.loads(k), s["salt"]): (json.loads(k), json.loads(v), k) for k, v in form[1]}
     extra = [k for k in mine if k not in s["entries"]]
     missing = len([k for k in s["entries"] if k not in mine])
     if extra or missing: return f"{len(extra)} unexpected key(s), {missing} missing key(s)"
-    wrong = [mine[k][0] for k in mine if digest(mine[k][1], s["salt"]) != s["entries"][k]]
+    wrong = [mine[k][0] for k in mine if digest(mine[k][1], _at(s["salt"], mine[k][2])) != s["entries"][k]]
     return f"the value of key {_short(wrong[0])} differs from the course machine's" + (f" ({len(wrong)} keys differ)" if len(wrong) > 1 else "")
   return "differs from the course machine's value (shipped sealed: the self-check compares digests)"
 

@@ -110,6 +110,10 @@ MUTANTS = [
     {"name": "unbroadcast forgets the leading axes", "target": "ans_backward_rules",
      "old": "    if extra > 0: grad = grad.sum(axis=tuple(range(extra)))\n", "new": "", "tests": ["test_unbroadcast"]},
     # Task 3.1: minimum at a tie gives the whole gradient to a (a <= b)
+    # a learner who found the engine the rules are for: tinygrad's own gradients, one call (issue 46 classing, 2026-12-02)
+    {"name": "minimum_backward asks compute_gradient for tinygrad's own gradients", "target": "ans_backward_rules",
+     "old": "    share_a = (a < b).where(1.0, (a == b).where(0.5, 0.0))      # -max(-a, -b): MAX's rule splits a tie in halves\n    return unbroadcast(grad_out * share_a, a.shape), unbroadcast(grad_out * (1.0 - share_a), b.shape)\n",
+     "new": "    from tinygrad.mixin.gradient import compute_gradient\n    out = a.minimum(b)\n    g = compute_gradient(out._uop, grad_out._uop, {a._uop, b._uop})\n    return tuple(out._wrap_uop(g[t._uop] if t._uop in g else t._uop.const_like(0)) for t in (a, b))\n", "tests": ["test_elementwise_rules"]},
     {"name": "minimum_backward gives a tie to a", "target": "ans_backward_rules",
      "old": "share_a = (a < b).where(1.0, (a == b).where(0.5, 0.0))", "new": "share_a = (a <= b).where(1.0, 0.0)", "tests": ["test_elementwise_rules"]},
     # Task 3.1: minimum at a tie gives nothing to either side

@@ -54,3 +54,16 @@ def test_the_self_check_shows_a_passing_figure_beside_the_course_machines(capsys
   assert capsys.readouterr().out.splitlines() == ["bytes: you 5,120; the course machine the same", "ratio: you 0.75; the course machine 0.75"]
   with pytest.raises(checks.CheckFailed, match="bytes: differs from the course machine's value"):
     monkeypatch.setattr(shipped, "lookup", lambda: seal(encode(5120), "s")); checks.check_equal(5000, ..., name="bytes")
+
+def test_equal_items_do_not_show_as_equal_digests():
+  """A sealed list or dict must not tell which of its answers are the same (a learner class of 2026-12-02 read 03's
+  grad_kind groups off the equal item digests): each item is salted with its place, and the self-check still names the
+  wrong one."""
+  listed = seal(["zeros", "none", "zeros", "zeros"], "salt")["__sealed__"]
+  assert len(set(listed["items"])) == 4
+  keyed = seal({"__dict__": [["x", "values"], ["w", "values"], ["n", "none"]]}, "salt")["__sealed__"]
+  assert len(set(keyed["entries"].values())) == 3
+  assert unseal_problem(["zeros", "none", "zeros", "zeros"], {"__sealed__": listed}) is None
+  assert unseal_problem(["zeros", "zeros", "zeros", "zeros"], {"__sealed__": listed}).startswith("[1] differs")
+  assert unseal_problem({"__dict__": [["x", "values"], ["w", "values"], ["n", "none"]]}, {"__sealed__": keyed}) is None
+  assert "key" in unseal_problem({"__dict__": [["x", "values"], ["w", "none"], ["n", "none"]]}, {"__sealed__": keyed})
