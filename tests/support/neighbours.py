@@ -24,11 +24,18 @@ TIMED = frozenset(deciding_cells())        # the modules with such a cell (cours
 BUSY = "import time, sys\nend = time.monotonic() + float(sys.argv[1])\nx = 0\nwhile time.monotonic() < end:\n  for i in range(10000): x += i * i\n"
 
 @contextlib.contextmanager
-def noisy_neighbours(count:int|None=None, limit:float=900.0):
-  """`count` busy processes (default: one per core) for the duration of the block, at most `limit` seconds. One set at a
-  time on the machine (a lock file shared by the pytest workers): two tests' neighbours at once would be two per core."""
+def load_lock():
+  """One test at a time loads the whole machine on purpose (noisy neighbours, graded hogs): a lock file shared by the
+  pytest workers. Two at once (the neighbours of a self-check beside a graded fork bomb, 2026-12-02) starve both."""
   with open(Path(tempfile.gettempdir()) / "workbook-noisy-neighbours.lock", "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)
+    yield
+
+@contextlib.contextmanager
+def noisy_neighbours(count:int|None=None, limit:float=900.0):
+  """`count` busy processes (default: one per core) for the duration of the block, at most `limit` seconds. One set at a
+  time on the machine (load_lock): two tests' neighbours at once would be two per core."""
+  with load_lock():
     procs = [subprocess.Popen([sys.executable, "-c", BUSY, str(limit)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for _ in range(count or os.cpu_count() or 2)]
     try: yield procs
