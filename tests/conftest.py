@@ -34,7 +34,7 @@ def pytest_collection_modifyitems(config, items):
   items[:] = first + light[:cut] + second + light[cut:]
 
 def pytest_runtest_logreport(report):
-  """TEST_TIMES=file: each test's time appended as it ends (by every worker), so that a run stopped by a timeout still
-  tells where its time went (pytest's --durations prints only at the end)."""
-  if report.when == "call" and (path := os.environ.get("TEST_TIMES")) and "PYTEST_XDIST_WORKER" not in os.environ:   # xdist's controller sees every worker's reports
+  """TEST_TIMES=file: each test's time appended as it ends (by xdist's controller, which sees every worker's reports),
+  so that a run stopped by a timeout still tells where its time went (pytest's --durations prints only at the end)."""
+  if report.when == "call" and (path := os.environ.get("TEST_TIMES")) and "PYTEST_XDIST_WORKER" not in os.environ:
     with open(path, "a") as f: f.write(f"{report.duration:8.1f} {report.outcome:7s} {report.nodeid}\n")

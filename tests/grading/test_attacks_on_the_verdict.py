@@ -12,7 +12,6 @@ import zlib
 import pytest
 from autograder.core.cells import grade_id, is_answer, is_test
 from autograder.core.assemble import read_notebook
-from neighbours import load_lock
 from autograder.core.course import module_names, notebook_path
 from autograder.grading.grade import grade_module
 from autograder.core.module import Module
@@ -20,6 +19,7 @@ from autograder.core.results import to_json
 from autograder.core.runs import reference
 from autograder.authoring.lint import observes_hidden, parse
 from autograder.core.transform import hidden_text, prepare, RECORDER
+from neighbours import load_lock
 from attacks import SOLUTIONS, needs_sandbox, rules, submit
 
 
