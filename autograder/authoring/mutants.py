@@ -189,9 +189,11 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
       r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
                        skip=caught_before(where, ref))
       if on_control_cell: on_control_cell(None)
+      before = lambda k: max((t for i, t in ended.items() if i < k), default=started)
       if r.status == RunStatus.COMPLETED:                             # the set-up, then the control's tests
-        before = lambda k: max((t for i, t in ended.items() if i < k), default=started)
         solution_seconds = round(before(starts[0]) - started + ended[code[-1]] - before(starts[-1]), 1)
+      for k, i in enumerate(pending[:len(starts) - 1]):                # each mutant's own cells, where they all ran
+        if starts[k + 1] <= max(ended, default=-1): results[i]["seconds"] = round(before(starts[k + 1]) - before(starts[k]), 1)
     died = min((i for i, s in r.cells.items() if s == CellState.NOT_RUN), default=None) if r.status != RunStatus.COMPLETED else None
     for n, tid, i in where:
       if (died is not None and i >= died) or r.cells.get(i) == CellState.SKIPPED: continue

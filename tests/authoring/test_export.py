@@ -105,6 +105,7 @@ WORKFLOWS = [REPO / ".github/workflows/grade-class.yml", REPO / ".github/workflo
 EXERCISED = {  # each command a workflow runs, and the test that runs it
   "make setup": "tests/authoring/test_export.py (make check runs set-up) and .ci/run",
   'PORTABILITY=full make test ARGS="-k second_cpu_target"': "the suite's own command (.ci/run), the test selected by name",
+  'PLAIN_NBGRADER=all make test ARGS="-k plain_nbgrader"': "the suite's own command (.ci/run), the test selected by name",
   ".venv/bin/autograder check --exit-zero --json check.json --markdown check.md": "test_the_exports_two_commands_work_from_a_fresh_clone",
   'cat check.md >> "$GITHUB_STEP_SUMMARY" || true': "a shell append",
   'if [ -d snapshots ]; then .venv/bin/autograder fetch "$ROSTER" submissions --snapshots snapshots; else .venv/bin/autograder fetch "$ROSTER" submissions; fi':
