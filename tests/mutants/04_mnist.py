@@ -152,3 +152,41 @@ MUTANTS += [
     {"name": "smallest_delta returns a tuple", "target": "ans_smallest_delta",
      "old": "return [k for k in msd if k in best]", "new": "return tuple(k for k in msd if k in best)"},
 ]
+
+# Issue 17, item 6: accuracy points cannot be bought with a table of the public MNIST labels. `Net` answers every slice
+# of 1,000 images (the size the accuracy tests use) from lookup tables keyed by the exact pixels: the public test labels
+# embedded in the answer, and the training labels the notebook holds. Against the old hidden test, which classified the
+# public test images in their public order, it scored 23/23; the grader now measures accuracy on a private order of the
+# test images with a private noise on every pixel, where the tables find nothing. The table itself is flagged
+# (tests/grading/test_flags.py). Until 2026-12-02 a test of its own graded the whole module for this (219 s at load 4).
+def _label_table_net() -> str:
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "solutions" / "04_mnist"))
+    import mnist_data
+    labels = "".join(str(int(c)) for c in mnist_data.load_labels("test"))
+    return f'''    TEST_LABELS = {labels!r}
+
+    def __init__(self):
+        self.conv1, self.bn1 = nn.Conv2d(1, 16, 5), nn.BatchNorm(16)
+        self.conv2, self.bn2 = nn.Conv2d(16, 32, 5), nn.BatchNorm(32)
+        self.fc = nn.Linear(32 * 4 * 4, 10)
+
+    def __call__(self, x):
+        if x.shape[0] == 1000:
+            if not hasattr(Net, "known"):
+                Net.known = {{img.tobytes(): int(c) for img, c in zip(test_images, Net.TEST_LABELS)}}
+                Net.known.update({{img.tobytes(): int(c) for img, c in zip(train_images, train_labels)}})
+            pixels = np.rint((x.numpy()[:, 0] * STD + MEAN) * 255).astype(np.uint8)
+            return Tensor(np.eye(10, dtype=np.float32)[[Net.known.get(p.tobytes(), 0) for p in pixels]])
+        x = self.bn1(self.conv1(x)).relu().max_pool2d()
+        x = self.bn2(self.conv2(x)).relu().max_pool2d()
+        return self.fc(x.flatten(1))
+'''
+
+MUTANTS.append({"name": "Net answers slices of 1,000 images from tables of the public test and training labels", "target": "ans_net",
+                "old": "    def __init__(self):\n        self.conv1, self.bn1 = nn.Conv2d(1, 16, 5), nn.BatchNorm(16)\n"
+                       "        self.conv2, self.bn2 = nn.Conv2d(16, 32, 5), nn.BatchNorm(32)\n        self.fc = nn.Linear(32 * 4 * 4, 10)\n\n"
+                       "    def __call__(self, x):\n        x = self.bn1(self.conv1(x).contiguous()).relu().max_pool2d()\n"
+                       "        x = self.bn2(self.conv2(x).contiguous()).relu().max_pool2d()\n        return self.fc(x.flatten(1))\n",
+                "new": _label_table_net(), "tests": ["test_accuracy_98", "test_accuracy_99"]})
