@@ -12,7 +12,7 @@ grade: setup
 	$(VENV)/autograder grade $(ARGS)
 
 test: setup
-	$(VENV)/python -m pytest -n 2 --dist worksteal --durations=10 tests $(ARGS)
+	$(VENV)/python -m pytest -n 2 --dist worksteal --durations=40 tests $(ARGS)
 
 # The loop of a grader change: unit tests and the toy course, no real module graded (under 2 minutes on 2 cores).
 test-fast: setup
