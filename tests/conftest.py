@@ -9,6 +9,7 @@ os.environ.setdefault("WORKBOOK_DATA", str(Path(__file__).resolve().parent.paren
 os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-cache-{_worker}.db")
 sys.path.insert(0, str(Path(__file__).parent / "support"))          # toy_course, course_docs, ...: helpers the tests share
 os.environ.setdefault("AUTOGRADER_CACHE", str(Path(tempfile.gettempdir()) / "autograder-test-cache"))   # reference runs, shared by workers
+import autograder                                    # first, before any test imports nbformat: see autograder/__init__.py
 
 # The longest tests first, on both workers: pytest-xdist (`--dist worksteal`, see the Makefile) gives each worker one
 # contiguous half of the collection, and an idle worker then steals the end of the other's queue. With every grading
