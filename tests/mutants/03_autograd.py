@@ -36,32 +36,41 @@ MUTANTS = [
      "old": "t.is_floating_point() and", "new": "t.dtype == dtypes.float32 and", "tests": ["test_grad_kind"]},
     # Task 1.2: every tensor in the graph taken to receive a gradient (the four-condition filter alone)
     {"name": "grad_kind says values for every tensor in the graph", "target": "ans_grad_kind",
-     "old": "    seen, todo = set(), [loss.uop]\n", "new": "    return \"values\"\n    seen, todo = set(), [loss.uop]\n", "tests": ["test_grad_kind"]},
+     "old": "    return \"values\" if grad_paths(t, loss) else \"zeros\"", "new": "    return \"values\"", "tests": ["test_grad_kind"]},
     # Task 1.2: a gradient taken to flow through DETACH
-    {"name": "grad_kind lets the gradient through detach", "target": "ans_grad_kind",
-     "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "tests": ["test_grad_kind"]},
+    {"name": "grad_paths and grad_kind let the gradient through detach", "target": "ans_grad_kind",
+     "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)",
+     "tests": ["test_grad_kind", "test_grad_paths"]},
     # Task 1.2: a gradient taken to flow through comparisons
-    {"name": "grad_kind lets the gradient through comparisons", "target": "ans_grad_kind",
-     "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.DETACH, Ops.BITCAST)", "tests": ["test_grad_kind"]},
+    {"name": "grad_paths and grad_kind let the gradient through comparisons", "target": "ans_grad_kind",
+     "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.DETACH, Ops.BITCAST)",
+     "tests": ["test_grad_kind", "test_grad_paths"]},
     # Task 1.2: only CMPLT (the op of <) stops it; != and == do not
     {"name": "grad_kind stops only at CMPLT", "target": "ans_grad_kind",
      "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.DETACH, Ops.CMPLT, Ops.BITCAST)", "tests": ["test_grad_kind"]},
     # Task 1.2: where's condition taken to receive a gradient (only the comparison below it stops)
-    {"name": "grad_kind follows where's condition", "target": "ans_grad_kind",
-     "old": "todo.extend(u.src[1:] if u.op is Ops.WHERE else u.src)", "new": "todo.extend(u.src)", "tests": ["test_grad_kind"]},
+    {"name": "grad_paths and grad_kind follow where's condition", "target": "ans_grad_kind",
+     "old": "        if u.op is Ops.WHERE: return u.src[1:]", "new": "", "tests": ["test_grad_kind", "test_grad_paths"]},
     # Task 1.2: "zeros" decided by the numbers: a tensor used only as where's condition, but also a tensor times 0
     {"name": "grad_kind calls a gradient that is numerically zero zeros (t * 0)", "target": "ans_grad_kind",
-     "old": "        if u is t.uop: return \"values\"\n",
-     "new": "        if u is t.uop: return \"values\"\n        if u.op is Ops.MUL and any(s.base.op is Ops.CONST and float(s.base.arg) == 0 for s in u.src): continue\n",
+     "old": "        if u.op is Ops.WHERE: return u.src[1:]",
+     "new": "        if u.op is Ops.WHERE: return u.src[1:]\n        if u.op is Ops.MUL and any(s.base.op is Ops.CONST and float(s.base.arg) == 0 for s in u.src): return ()",
      "tests": ["test_grad_kind"]},
     # Task 1.2: a cast to an integer taken to stop the gradient (CAST's rule passes it on)
     {"name": "grad_kind stops at a cast to an integer", "target": "ans_grad_kind",
-     "old": "        if u.op in (Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST): continue",
-     "new": "        if u.op in (Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST): continue\n        if u.op is Ops.CAST and not dtypes.is_float(u.dtype): continue",
+     "old": "        if u.op is Ops.WHERE: return u.src[1:]",
+     "new": "        if u.op is Ops.WHERE: return u.src[1:]\n        if u.op is Ops.CAST and not dtypes.is_float(u.dtype): return ()",
      "tests": ["test_grad_kind"]},
-    # Task 1.2: floor/round taken to pass nothing (TRUNC's rule sends a zero constant: it reaches)
-    {"name": "grad_kind stops at TRUNC (floor, round)", "target": "ans_grad_kind",
+    # Task 1.2: floor/round taken to pass nothing (TRUNC's rule sends a zero constant: the contract says it is a gradient)
+    {"name": "grad_paths and grad_kind stop at TRUNC (floor, round: a zero constant taken for no gradient)", "target": "ans_grad_kind",
      "old": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST)", "new": "(Ops.DETACH, Ops.CMPLT, Ops.CMPNE, Ops.CMPEQ, Ops.BITCAST, Ops.TRUNC)",
+     "tests": ["test_grad_kind", "test_grad_paths"]},
+    # Task 1.2: the same, in grad_kind only: "zeros" for a tensor every path of which goes through a rounding op
+    {"name": "grad_kind calls a tensor used only by rounding and comparisons zeros (floor's zero constant taken for none)", "target": "ans_grad_kind",
+     "old": "    return \"values\" if grad_paths(t, loss) else \"zeros\"",
+     "new": "    users = [u.op for u in loss.uop.toposort() if any(s is t.uop for s in u.src)]\n"
+            "    if users and all(op in (Ops.TRUNC, Ops.CMPLT, Ops.CMPNE) for op in users): return \"zeros\"\n"
+            "    return \"values\" if grad_paths(t, loss) else \"zeros\"",
      "tests": ["test_grad_kind"]},
     # Task 1.2: bitcast taken to pass the gradient like a cast
     {"name": "grad_kind lets the gradient through bitcast", "target": "ans_grad_kind",
@@ -73,9 +82,33 @@ MUTANTS = [
      "tests": ["test_grad_kind_cut"]},
     # Task 1.2: computed with compute_gradient (forbidden: it is tinygrad's answer, not a prediction)
     {"name": "grad_kind asks compute_gradient", "target": "ans_grad_kind",
-     "old": "    seen, todo = set(), [loss.uop]\n",
-     "new": "    from tinygrad.mixin.gradient import compute_gradient\n    return \"values\" if t.uop in compute_gradient(loss.uop, loss.uop.const_like(1.0), {t.uop}) else \"zeros\"\n    seen, todo = set(), [loss.uop]\n",
+     "old": "    return \"values\" if grad_paths(t, loss) else \"zeros\"",
+     "new": "    from tinygrad.mixin.gradient import compute_gradient\n    return \"values\" if t.uop in compute_gradient(loss.uop, loss.uop.const_like(1.0), {t.uop}) else \"zeros\"",
      "tests": ["test_grad_kind"]},
+    # Task 1.2: the edges read off pm_gradient, imported before the tests open their forbidden blocks (right counts:
+    # only the trap on pattern-matcher rewrites sees it)
+    {"name": "grad_paths asks pm_gradient which sources get a gradient (imported at the top of the cell)", "target": "ans_grad_kind",
+     "old": "def grad_paths(t: Tensor, loss: Tensor) -> int:\n",
+     "new": "from tinygrad.mixin.gradient import pm_gradient\n\n"
+            "def grad_paths(t: Tensor, loss: Tensor) -> int:\n"
+            "    paths = {}\n"
+            "    for u in loss.uop.toposort():\n"
+            "        sent = None if u.op is Ops.DETACH else pm_gradient.rewrite(u, ctx=u.const_like(1.0))\n"
+            "        paths[u] = 1 if u is t.uop else sum(paths[s] for s, g in zip(u.src, sent or ()) if g is not None)\n"
+            "    return paths[loss.uop]\n\n"
+            "def _own_grad_paths(t: Tensor, loss: Tensor) -> int:\n",
+     "tests": ["test_grad_kind", "test_grad_paths"]},
+    # Task 1.2: a source at two positions counted once (x * x reaches x along one edge)
+    {"name": "grad_paths counts a source at two positions once", "target": "ans_grad_kind",
+     "old": "sum(paths[s] for s in carried(u))", "new": "sum(paths[s] for s in set(carried(u)))", "tests": ["test_grad_paths"]},
+    # Task 1.2: the edges into t counted, not the paths to it
+    {"name": "grad_paths counts the edges into t, not the paths", "target": "ans_grad_kind",
+     "old": "    paths = {}\n",
+     "new": "    return int(t.uop is loss.uop) + sum(1 for u in loss.uop.toposort() for s in carried(u) if s is t.uop)\n    paths = {}\n",
+     "tests": ["test_grad_paths"]},
+    # Task 1.2: the loss itself given no path (the empty path forgotten)
+    {"name": "grad_paths gives the loss itself 0 paths", "target": "ans_grad_kind",
+     "old": "    return paths[loss.uop]", "new": "    return paths[loss.uop] if t.uop is not loss.uop else 0", "tests": ["test_grad_paths"]},
     # Task 2.1: an argument ignored
     {"name": "train_xor ignores jit=False (always TinyJit)", "target": "ans_train_xor",
      "old": "run = TinyJit(step) if jit else step", "new": "run = TinyJit(step)", "tests": ["test_train_xor_jit"]},
