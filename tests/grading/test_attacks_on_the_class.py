@@ -25,6 +25,7 @@ from autograder.core.module import modules_of
 from autograder.core.results import Outcome, RunStatus, to_json, write_json
 from autograder.grading import grade as grading
 from classes import cli
+from neighbours import load_lock
 from toy_course import write_toy_course
 
 LIMIT = files.MAX_FILE_BYTES                               # 64 MiB: what grading reads, the limit included (1 MiB in the fast tests but one)
@@ -208,6 +209,12 @@ FLOOD = ("import sys\ndef _flood(n, c):\n    for _ in range(n): sys.stdout.write
 
 @pytest.mark.slow                 # over 4 s: grades a class of 6 learners with the kernels, 100,000 files, 64 MiB notebooks
 def test_the_class_commands_at_full_size(tmp_path):
+  """Not beside another test's noisy neighbours (load_lock): `grade-all --jobs 2` keeps both cores busy itself, and the
+  toy course's time limits are short (2026-12-02: beside 13's noisy self-check, two learners' kernels timed out or died
+  and the self-check ran out of its 240 s)."""
+  with load_lock(): _class_commands_at_full_size(tmp_path)
+
+def _class_commands_at_full_size(tmp_path):
   source = write_toy_course(tmp_path)
   starter = starter_of(source, tmp_path / "starter")
   subs = tmp_path / "subs"
