@@ -192,8 +192,8 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
       before = lambda k: max((t for i, t in ended.items() if i < k), default=started)
       if r.status == RunStatus.COMPLETED:                             # the set-up, then the control's tests
         solution_seconds = round(before(starts[0]) - started + ended[code[-1]] - before(starts[-1]), 1)
-      for k, i in enumerate(pending[:len(starts) - 1]):                # each mutant's own cells, where they all ran
-        if starts[k + 1] <= max(ended, default=-1): results[i]["seconds"] = round(before(starts[k + 1]) - before(starts[k]), 1)
+      for k, i in enumerate(pending):                                  # each mutant's own cells, where its last one ended
+        if starts[k + 1] - 1 in ended: results[i]["seconds"] = round(before(starts[k + 1]) - before(starts[k]), 1)
     died = min((i for i, s in r.cells.items() if s == CellState.NOT_RUN), default=None) if r.status != RunStatus.COMPLETED else None
     for n, tid, i in where:
       if (died is not None and i >= died) or r.cells.get(i) == CellState.SKIPPED: continue

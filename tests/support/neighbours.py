@@ -25,8 +25,8 @@ BUSY = "import time, sys\nend = time.monotonic() + float(sys.argv[1])\nx = 0\nwh
 
 @contextlib.contextmanager
 def load_lock():
-  """One test at a time loads the whole machine on purpose (noisy neighbours, graded hogs): a lock file shared by the
-  pytest workers. Two at once (the neighbours of a self-check beside a graded fork bomb, 2026-12-02) starve both."""
+  """One test at a time loads the whole machine on purpose (noisy neighbours, graded hogs, a class graded with two
+  jobs): a lock file shared by the pytest workers. Two at once (the neighbours of a self-check beside a graded fork bomb, 2026-12-02) starve both."""
   with open(Path(tempfile.gettempdir()) / "workbook-noisy-neighbours.lock", "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)
     yield
