@@ -7,7 +7,7 @@ from traitlets.config import Config
 from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
 from autograder.core.cells import BEGIN_HIDDEN, has_solution_region, clear_solutions, grade_id, is_test
-from autograder.core.hints import OPENED_FILE, strip_hints
+from autograder.core.hints import OPENED_FILE, strip_hints, unrecognised_hint_headings
 from autograder.core import manifest
 from autograder.core.course import notebook_path
 from autograder.core.module import Module
@@ -49,6 +49,8 @@ def release_module(module:Module, release_root:Path) -> dict:
   source = json.loads(module.path.read_text())
   if (bad := settings_problems(source)):               # a typo such as `skip_grade` would grade a demo cell in silence
     raise BadSettings(f"{module.name}: " + "; ".join(bad))
+  if (bad := unrecognised_hint_headings(module.notebook)):       # hints that would ship in the learner's notebook
+    raise BadSettings(f"{module.name}: hint headings release does not recognise (write `#### Hints: Task N.M`): {bad}")
   c = Config()
   c.CourseDirectory.root = str(Path(module.solutions).resolve().parent)
   c.CourseDirectory.source_directory = str(Path(module.solutions).resolve())

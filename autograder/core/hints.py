@@ -1,5 +1,6 @@
 """Hints on request. An author writes a task's hints in the source notebook as one markdown cell whose first line is a
-heading `Hints: Task 3.2` and whose levels are separated by lines holding only `---`. Release takes these cells out of
+heading `Hints: Task 3.2` (a label in parentheses may follow: `Hints: Task 3.2 (the second part)`; a task's cells are
+shown in order) and whose levels are separated by lines holding only `---`. Release takes these cells out of
 the learner's notebook and ships them in HINTS_FILE (base64 of JSON: a glance at the file spoils nothing);
 `autograder hint 05 3.2` shows them one level at a time and counts what was opened in OPENED_FILE, a small JSON file
 the learner commits with the notebook. Grading reads that file as untrusted input, for information only."""
@@ -12,7 +13,8 @@ from autograder.core.files import safe_file
 HINTS_FILE = "hints.b64"                   # written by release, next to the starter notebook
 OPENED_FILE = "hints_opened.json"          # written by `autograder hint`, in the learner's module folder
 MAX_OPENED_BYTES, MAX_TASKS, MAX_LEVEL = 4096, 100, 20
-HEADING = re.compile(r"^\s*#{1,6}\s*Hints?:\s*Task\s+(\d+(?:\.\d+)*)\s*$")
+HEADING = re.compile(r"^\s*#{1,6}\s*Hints?:\s*Task\s+(\d+(?:\.\d+)*)\s*(?:\([^()]*\))?\s*$")
+LOOKS_LIKE_HINTS = re.compile(r"^\s*#{1,6}\s*Hints?\b", re.IGNORECASE)   # a heading release would keep in the notebook if HEADING missed it
 TASK_ARG = re.compile(r"^\s*(?:Task\s+)?(\d+(?:\.\d+)*)\s*$", re.IGNORECASE)
 
 def hint_task(cell:NotebookNode) -> str|None:
@@ -22,6 +24,12 @@ def hint_task(cell:NotebookNode) -> str|None:
   return f"Task {m[1]}" if (m := HEADING.match(first)) else None
 
 def is_hint_cell(cell:NotebookNode) -> bool: return hint_task(cell) is not None
+
+def unrecognised_hint_headings(nb:NotebookNode) -> list[str]:
+  """The first lines of markdown cells headed like hints that are not hint cells: release would leave them, method and
+  all, in the learner's notebook (module 08's `Hints: Task 5.2 (tensor_cores)` before labels were allowed)."""
+  firsts = [(c.get("source") or "").lstrip("\n").split("\n", 1)[0] for c in nb.cells if c.get("cell_type") == "markdown"]
+  return [f for f in firsts if LOOKS_LIKE_HINTS.match(f) and not HEADING.match(f)]
 
 def levels(cell:NotebookNode) -> list[str]:
   """The hint levels of a hint cell, in order: the text between `---` lines (outside fenced code), heading left out."""
