@@ -73,8 +73,10 @@ def test_stripped_metadata_and_renamed_ids_still_find_the_answers(tmp_path, cour
   assert report["score"] == 10, modules
 
 @pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
-def test_endless_loop_in_an_answer_times_out(tmp_path, course):
-  source, submission = course
+def test_endless_loop_in_an_answer_times_out(tmp_path):
+  source = write_toy_course(tmp_path, cell_timeout=4)       # the loop waits out a cell's limit: 4 s, not the toy's 10
+  submission = tmp_path / "submission"
+  shutil.copytree(source, submission)
   edit(submission, lambda cells: set_answer(cells, "ans_double", "while True: pass"))
   modules, _ = run_grade(tmp_path, source, submission)
   m = modules["01_toy"]
