@@ -28,11 +28,9 @@ def _pending(attack:Attack) -> str|None:
     return "module 12's Part 2 tests open no forbidden() block yet"
   return None
 
-CUT = {"01_tensor_basics"}     # modules whose set-up is cheap: a cut-down copy (a reference run of its own) costs less than the tests it drops
-
 def _graded(tmp_path, name:str, keep:set|None=None) -> dict:
-  """The attack graded on its module, cut down to the tests `keep` if given (attacks.trimmed), else whole (module 10's
-  and 12's set-up loads models: a cut-down copy's reference run, one per attack, cost more than the shared one)."""
+  """The attack graded on its module, cut down to the tests `keep` if given (attacks.trimmed), else whole: a cut-down
+  copy's reference run is its own (10's and 12's set-up loads models: 60-80 s each), the whole module's is shared."""
   attack = ATTACKS[name]
   if (why := _pending(attack)) is not None: pytest.skip(why)
   module = trimmed(tmp_path, attack.module, keep) if keep else Module(attack.module, SOLUTIONS)
@@ -42,7 +40,7 @@ EARNING = [n for n, a in ATTACKS.items() if a.targets and "repr" not in n]
 
 @pytest.mark.parametrize("name", EARNING, ids=EARNING)
 def test_an_attack_earns_nothing_on_its_targets_and_is_flagged(tmp_path, name):
-  result = _graded(tmp_path, name, ATTACKS[name].targets if ATTACKS[name].module in CUT else None)
+  result = _graded(tmp_path, name)
   tests = {t["id"]: t for t in result["tests"]}
   earned = {t: (tests[t]["score"], tests[t]["status"], tests[t]["message"]) for t in ATTACKS[name].targets if tests[t]["score"] > 0}
   assert not earned, earned

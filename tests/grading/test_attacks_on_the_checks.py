@@ -132,7 +132,7 @@ def test_a_counter_written_by_the_answer_earns_no_fusion_point(tmp_path):
   """Issue 33, finding 12: `GlobalCounters.kernel_count += 2` after a fused expression earned module 01's fusion point:
   a counter read in the learner's process decided it alone. The test now counts the kernels inside tinygrad's dispatch
   (kernels_during) and observes their kinds, which writing the counter does not change."""
-  result = to_json(grade_module(trimmed(tmp_path, MODULE, {"test_fusion"}), submit(tmp_path, COUNTER, answer="ans_fusion")))
+  result = to_json(grade_module(Module(MODULE, SOLUTIONS), submit(tmp_path, COUNTER, answer="ans_fusion")))
   fusion = next(t for t in result["tests"] if t["id"] == "test_fusion")
   assert fusion["status"] == "failed" and fusion["score"] == 0, fusion
   assert "relu_sum_unfused" in fusion["message"] and "writes a counter" in rules(result)
