@@ -23,7 +23,7 @@ def grade_all(source, submissions, out, *extra):
 
 @pytest.fixture
 def classroom(tmp_path):
-  source = write_toy_course(tmp_path)
+  source = write_toy_course(tmp_path, cell_timeout=5)      # dee's endless loop waits out a cell's limit: 5 s, not the toy's 10
   subs = tmp_path / "submissions"
   learner(subs, source, "ada")                                                              # solved
   learner(subs, source, "bob", {"01_toy": {"ans_double": "def double(x):\n    return x + 2"}})   # partly
@@ -66,7 +66,7 @@ def test_grading_refuses_to_run_unsandboxed_when_asked(tmp_path, monkeypatch):
 def test_an_interrupted_run_resumes(classroom):
   source, subs, out = classroom
   # a slow learner second in line: the interrupt lands while there is work left, however loaded the machine
-  learner(subs, source, "ado", {"01_toy": {"ans_double": "import time\ntime.sleep(8)\ndef double(x):\n    return 2 * x"}})
+  learner(subs, source, "ado", {"01_toy": {"ans_double": "import time\ntime.sleep(3)\ndef double(x):\n    return 2 * x"}})
   proc = subprocess.Popen([sys.executable, "-m", "autograder.cli", "grade-all", str(subs), "--source", str(source), "--out", str(out), "--jobs", "1"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           # as from a terminal: a library in this test process may have left SIGINT ignored, which a child inherits

@@ -12,7 +12,7 @@ from autograder.core.module import Module
 from autograder.core.results import to_json
 from autograder.core.transform import hidden_lines
 from autograder.grading.grade import grade_module
-from attacks import needs_sandbox, rules
+from attacks import needs_sandbox, rules, trimmed
 from barrier_attacks import ATTACKS, SOLUTIONS, Attack, submission
 
 pytestmark = [pytest.mark.slow, needs_sandbox]     # each grades a real module
@@ -28,10 +28,13 @@ def _pending(attack:Attack) -> str|None:
     return "module 12's Part 2 tests open no forbidden() block yet"
   return None
 
-def _graded(tmp_path, name:str) -> dict:
+def _graded(tmp_path, name:str, keep:set|None=None) -> dict:
+  """The attack graded on its module, cut down to the tests `keep` if given (attacks.trimmed), else whole: a cut-down
+  copy's reference run is its own (10's and 12's set-up loads models: 60-80 s each), the whole module's is shared."""
   attack = ATTACKS[name]
   if (why := _pending(attack)) is not None: pytest.skip(why)
-  return to_json(grade_module(Module(attack.module, SOLUTIONS), submission(tmp_path, name)))
+  module = trimmed(tmp_path, attack.module, keep) if keep else Module(attack.module, SOLUTIONS)
+  return to_json(grade_module(module, submission(tmp_path, name)))
 
 EARNING = [n for n, a in ATTACKS.items() if a.targets and "repr" not in n]
 
@@ -73,7 +76,7 @@ def test_a_classmates_answers_in_pieces_run_with_runpy_are_flagged_and_found_ali
   """The copy earns what the copied answers earn: what stops it is the instructor, told by the flags and by the
   similarity report, which now joins the pieces (classroom/unwrap.py) and compares what runs."""
   name = "01: a classmate's answers in 15-character pieces run with runpy"
-  result = _graded(tmp_path, name)
+  result = _graded(tmp_path, name, keep={"test_make_tensors"})     # the flags read the answers: one test is enough to run them
   assert ATTACKS[name].flags <= rules(result), result["flags"]
   subs = tmp_path / "class"
   shutil.copytree(SOLUTIONS / "01_tensor_basics", subs / "honest" / "01_tensor_basics")

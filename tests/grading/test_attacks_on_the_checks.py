@@ -13,7 +13,7 @@ from autograder.core.module import Module
 pytestmark = pytest.mark.slow          # grades module 01
 
 MODULE = "01_tensor_basics"
-from attacks import SOLUTIONS, needs_sandbox, rules, submit
+from attacks import SOLUTIONS, needs_sandbox, rules, submit, trimmed
 
 FAKES = '''
 class Anything:
@@ -112,8 +112,9 @@ def test_without_the_sandbox_the_disk_attack_would_pay(tmp_path, monkeypatch):
   """The control for the sandbox: the same attack, unsandboxed, finds the solutions (so the test above can fail)."""
   code = ATTACKS["reads the solutions, the reference observations and the repository from disk"][0]
   code = code.replace('places += [v for v in os.environ.values() if v.startswith("/")]', "")   # unsandboxed, TMPDIR is the whole /tmp
+  module = trimmed(tmp_path, MODULE, {"test_make_tensors"})            # one test the found answers pass is the proof
   monkeypatch.setenv("AUTOGRADER_SANDBOX", "off"); available.cache_clear()
-  try: result = to_json(grade_module(Module(MODULE, SOLUTIONS), submit(tmp_path, code.replace("__REPO__", str(REPO)).replace("__CACHE__", "/nonexistent"))))
+  try: result = to_json(grade_module(module, submit(tmp_path, code.replace("__REPO__", str(REPO)).replace("__CACHE__", "/nonexistent"))))
   finally: monkeypatch.delenv("AUTOGRADER_SANDBOX"); available.cache_clear()
   assert result["sandbox"].startswith("none") and result["score"] > 0
 

@@ -57,8 +57,8 @@ def test_missing_notebook(tmp_path, course):
 def test_learner_edits_to_test_cells_change_nothing(tmp_path, course, doctor):
   source, submission = course
   edit(submission, doctor)
-  modules, report = run_grade(tmp_path, source, submission)
-  assert report["score"] == 10, modules
+  modules, report = run_grade(tmp_path, source, submission, "--modules", "01")     # only 01 is doctored: a kernel less
+  assert report["score"] == report["max_score"] == 5, modules
 
 @pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_stripped_metadata_and_renamed_ids_still_find_the_answers(tmp_path, course):
@@ -73,8 +73,10 @@ def test_stripped_metadata_and_renamed_ids_still_find_the_answers(tmp_path, cour
   assert report["score"] == 10, modules
 
 @pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
-def test_endless_loop_in_an_answer_times_out(tmp_path, course):
-  source, submission = course
+def test_endless_loop_in_an_answer_times_out(tmp_path):
+  source = write_toy_course(tmp_path, cell_timeout=4)       # the loop waits out a cell's limit: 4 s, not the toy's 10
+  submission = tmp_path / "submission"
+  shutil.copytree(source, submission)
   edit(submission, lambda cells: set_answer(cells, "ans_double", "while True: pass"))
   modules, _ = run_grade(tmp_path, source, submission)
   m = modules["01_toy"]
@@ -94,7 +96,7 @@ def test_exit_in_an_answer_is_a_dead_kernel(tmp_path, course):
 def test_a_failing_answer_reports_the_check_message_not_the_test(tmp_path, course, capsys):
   source, submission = course
   edit(submission, lambda cells: set_answer(cells, "ans_double", "def double(x):\n    return x + 2"))
-  modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"))
+  modules, report = run_grade(tmp_path, source, submission, "--markdown", str(tmp_path / "r.md"), "--modules", "01")
   test = next(t for t in modules["01_toy"]["tests"] if t["id"] == "test_double")
   assert test["status"] == "failed" and test["message"] == "a hidden check: got 23"  # hidden: no expected value, and no label that names its input
   printed = capsys.readouterr()

@@ -26,10 +26,11 @@ def set_answer(submission:Path, gid:str, code:str, module="01_toy"):
     if grade_id(c) == gid: c.source = textwrap.dedent(code)
   nbformat.write(nb, str(path))
 
-def grade(tmp_path, source, submission, timeout=240, env=None) -> tuple[dict, subprocess.CompletedProcess]:
+def grade(tmp_path, source, submission, timeout=240, env=None, modules=()) -> tuple[dict, subprocess.CompletedProcess]:
   out = tmp_path / "report.json"
   done = subprocess.run([sys.executable, "-m", "autograder.cli", "grade", str(submission), "--source", str(source), "--json", str(out),
-                         "--markdown", str(tmp_path / "report.md")], capture_output=True, text=True, timeout=timeout, env=env)
+                         "--markdown", str(tmp_path / "report.md"), *(("--modules", *modules) if modules else ())],
+                        capture_output=True, text=True, timeout=timeout, env=env)
   assert done.returncode == 0, done.stderr[-2000:]
   return json.loads(out.read_text()), done
 
@@ -110,7 +111,9 @@ def test_processes_started_by_the_kernel_do_not_outlive_it(tmp_path, course):
   for pid in left: os.kill(int(pid), signal.SIGKILL)
   assert not left, "a process the kernel started is still running"
 
-def test_a_wrecked_working_folder_does_not_crash_the_grader(tmp_path, course):
+def test_a_wrecked_working_folder_or_a_warning_on_stderr_costs_nothing(tmp_path, course):
+  """Two attacks in one grading (a kernel start less each): 01's answer wrecks its working folder, 02's writes a
+  warning and debug output on stderr. Each module is the other's bystander: both still get their 6 points."""
   source, submission = course
   set_answer(submission, "ans_double", '''
   import os
@@ -122,11 +125,18 @@ def test_a_wrecked_working_folder_does_not_crash_the_grader(tmp_path, course):
   except OSError: pass
   def double(x): return 2 * x
   ''')
+  set_answer(submission, "ans_double", '''
+  import sys, warnings
+  def double(x):
+      warnings.warn("this is slow"); print("debug output", file=sys.stderr)
+      return 2 * x
+  ''', module="02_toy")
   report, _ = grade(tmp_path, source, submission)
   m = by_module(report)
-  assert m["01_toy"]["score"] == 6 and m["02_toy"]["score"] == 6
+  assert m["01_toy"]["score"] == 6, ("the wrecked working folder", m["01_toy"])
   left = [p for p in Path(run_parent()).glob("grade-01_toy-*") if any(p.glob("01_toy*/junk0"))]   # other tests' runs go on beside
-  assert not left, "the run folder was not cleaned up"
+  assert not left, "the wrecked run folder was not cleaned up"
+  assert statuses(m["02_toy"])["test_double"] == "passed" and m["02_toy"]["score"] == 6, ("the warning on stderr", m["02_toy"]["tests"])
 
 def test_hidden_test_source_escapes_and_html_never_reach_a_report(tmp_path, course):
   source, submission = course
@@ -140,25 +150,13 @@ def test_hidden_test_source_escapes_and_html_never_reach_a_report(tmp_path, cour
   def square(x):
       raise ValueError("\\x1b[2J\\x1b[31m<script>alert(1)</script> | ![x](http://evil/) \\x07")
   ''')
-  report, done = grade(tmp_path, source, submission)
+  report, done = grade(tmp_path, source, submission, modules=("01",))       # the attacks are 01's: 02 adds a kernel, not a check
   everything = json.dumps(report) + (tmp_path / "report.md").read_text() + done.stdout + done.stderr
   for secret in ("double(21)", "square(-7)", "HIDDEN", "triple(-5)"):
     assert secret not in everything
   assert "\x1b" not in everything and "\\u001b" not in everything and "<script>" not in everything
   messages = {t["id"]: t["message"] for t in by_module(report)["01_toy"]["tests"]}
   assert messages["test_double"].startswith("ValueError") and messages["test_square"].startswith("ValueError")   # the type, never the text
-
-def test_a_warning_on_stderr_does_not_cost_points(tmp_path, course):
-  source, submission = course
-  set_answer(submission, "ans_double", '''
-  import sys, warnings
-  def double(x):
-      warnings.warn("this is slow"); print("debug output", file=sys.stderr)
-      return 2 * x
-  ''')
-  report, _ = grade(tmp_path, source, submission)
-  m = by_module(report)
-  assert statuses(m["01_toy"])["test_double"] == "passed" and m["01_toy"]["score"] == 6, m["01_toy"]["tests"]
 
 @pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_an_output_flood_does_not_fill_the_graders_memory(tmp_path, course):
@@ -183,5 +181,5 @@ def test_a_long_temporary_folder_does_not_keep_the_kernel_from_starting(tmp_path
   source, submission = course
   long = tmp_path / ("t" * 60)
   long.mkdir()
-  report, _ = grade(tmp_path, source, submission, timeout=120, env={**os.environ, "TMPDIR": str(long)})
-  assert by_module(report)["01_toy"]["score"] == 6 and by_module(report)["02_toy"]["score"] == 6
+  report, _ = grade(tmp_path, source, submission, timeout=120, env={**os.environ, "TMPDIR": str(long)}, modules=("01",))
+  assert set(by_module(report)) == {"01_toy"} and by_module(report)["01_toy"]["score"] == 6      # one kernel tells

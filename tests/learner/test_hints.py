@@ -7,11 +7,11 @@ import nbformat
 from autograder.cli import main
 from autograder.core.cells import grade_id, task_titles
 from autograder.core.hints import HINTS_FILE, OPENED_FILE, parse_opened, MAX_OPENED_BYTES
-from autograder.authoring.release import differences
 from autograder.core.module import Module, modules_of
 from toy_course import answer, notebook
 
 def test_release_ships_the_hints_apart_from_the_notebook(course):
+  from autograder.authoring.release import differences        # here, not at the top: nbgrader costs each pytest worker 2 s of collection
   source, projects = course
   starter = nbformat.read(str(notebook(projects)), as_version=4)
   assert not any("Hints:" in c.source for c in starter.cells)
@@ -27,6 +27,7 @@ def test_release_ships_the_hints_apart_from_the_notebook(course):
   assert hidden == [True, True]
 
 def test_hints_one_level_at_a_time(course, capsys):
+  from autograder.authoring.release import differences
   _, projects = course
   p = ["--projects", str(projects)]
   shown = []

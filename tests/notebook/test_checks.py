@@ -1,5 +1,5 @@
 """Each check helper passes on what it should and fails, with its message, on what it should not."""
-import numpy as np, torch, pytest
+import numpy as np, pytest
 from tinygrad import Tensor, dtypes
 from autograder import (CheckFailed, CheckSkipped, check_close, check_equal, check_kernel_count, check_no_kernels,
   check_shape, check_dtype, check_type, check_in, check_raises, forbidden, kernels_run, require_device, median_time)
@@ -9,6 +9,7 @@ def fails(fn, *words):
   for w in words: assert w in str(e.value)
 
 def test_check_close_compares_shape_dtype_and_values():
+  import torch                          # here, not at the top: torch costs each pytest worker 3 s of collection
   check_close(Tensor([1., 2.]) * 2, torch.tensor([2., 4.]))
   fails(lambda: check_close(Tensor([1., 2.]), torch.tensor([1., 2.5])), "first at index (1,) (got 2.0, expected 2.5)", "1 of 2 element(s)")
   fails(lambda: check_close(Tensor([1., 2.]), torch.tensor([[1., 2.]])), "expected shape (1, 2), got (2,)")

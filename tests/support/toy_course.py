@@ -10,7 +10,7 @@ def meta(grade_id:str, solution=False, grade=False, points=0, locked=None) -> di
   if grade: m["points"] = points
   return {"nbgrader": m}
 
-def toy_notebook(n:int) -> nbformat.NotebookNode:
+def toy_notebook(n:int, cell_timeout:int=10) -> nbformat.NotebookNode:
   cells = [
     new_markdown_cell(f"# Toy module {n}", metadata=meta("intro")),
     new_code_cell("from autograder import check_equal, check", metadata=meta("setup")),
@@ -25,7 +25,7 @@ def toy_notebook(n:int) -> nbformat.NotebookNode:
   ]
   nb = new_notebook(cells=cells)
   nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-  nb.metadata["autograder"] = {"cell_timeout": 10, "timeout": 30}
+  nb.metadata["autograder"] = {"cell_timeout": cell_timeout, "timeout": 30}
   return nb
 
 HELPER = "def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION\n"
@@ -49,13 +49,14 @@ def with_tasks_and_hints(nb:nbformat.NotebookNode) -> nbformat.NotebookNode:
   nb.cells = out
   return nb
 
-def write_toy_course(root:Path, modules=("01_toy", "02_toy"), answer_file:bool=False, hints:bool=False) -> Path:
+def write_toy_course(root:Path, modules=("01_toy", "02_toy"), answer_file:bool=False, hints:bool=False, cell_timeout:int=10) -> Path:
   """solutions/ with the toy modules under `root`; returns the solutions folder. With `answer_file`, each module also
   has an answer file helper.py (a task in a support file, like module 07's backend) and a 1-point test of it. With
-  `hints`, each module has task headings and hint cells (see `with_tasks_and_hints`)."""
+  `hints`, each module has task headings and hint cells (see `with_tasks_and_hints`). `cell_timeout`: a cell's time
+  limit in seconds (a test of an endless loop waits it out: the toy cells themselves take well under a second)."""
   for n, name in enumerate(modules, 1):
     (root / "solutions" / name).mkdir(parents=True, exist_ok=True)
-    nb = toy_notebook(n)
+    nb = toy_notebook(n, cell_timeout)
     if hints: nb = with_tasks_and_hints(nb)
     if answer_file:
       (root / "solutions" / name / "helper.py").write_text(HELPER)
