@@ -17,19 +17,20 @@ HEADING = re.compile(r"^\s*#{1,6}\s*Hints?:\s*Task\s+(\d+(?:\.\d+)*)\s*(?:\([^()
 LOOKS_LIKE_HINTS = re.compile(r"^\s*#{1,6}\s*Hints?\b", re.IGNORECASE)   # a heading release would keep in the notebook if HEADING missed it
 TASK_ARG = re.compile(r"^\s*(?:Task\s+)?(\d+(?:\.\d+)*)\s*$", re.IGNORECASE)
 
+def heading(cell:NotebookNode) -> str|None:
+  """A markdown cell's first line (None for another cell): where a hint cell's heading stands."""
+  return (cell.get("source") or "").lstrip("\n").split("\n", 1)[0] if cell.get("cell_type") == "markdown" else None
+
 def hint_task(cell:NotebookNode) -> str|None:
   """'Task 3.2' when the cell is a hint cell, else None."""
-  if cell.get("cell_type") != "markdown": return None
-  first = (cell.get("source") or "").lstrip("\n").split("\n", 1)[0]
-  return f"Task {m[1]}" if (m := HEADING.match(first)) else None
+  return f"Task {m[1]}" if (first := heading(cell)) is not None and (m := HEADING.match(first)) else None
 
 def is_hint_cell(cell:NotebookNode) -> bool: return hint_task(cell) is not None
 
 def unrecognised_hint_headings(nb:NotebookNode) -> list[str]:
   """The first lines of markdown cells headed like hints that are not hint cells: release would leave them, method and
   all, in the learner's notebook (module 08's `Hints: Task 5.2 (tensor_cores)` before labels were allowed)."""
-  firsts = [(c.get("source") or "").lstrip("\n").split("\n", 1)[0] for c in nb.cells if c.get("cell_type") == "markdown"]
-  return [f for f in firsts if LOOKS_LIKE_HINTS.match(f) and not HEADING.match(f)]
+  return [f for c in nb.cells if (f := heading(c)) is not None and LOOKS_LIKE_HINTS.match(f) and not HEADING.match(f)]
 
 def levels(cell:NotebookNode) -> list[str]:
   """The hint levels of a hint cell, in order: the text between `---` lines (outside fenced code), heading left out."""

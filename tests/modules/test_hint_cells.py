@@ -4,7 +4,7 @@ import pytest
 from autograder.core.assemble import read_notebook
 from autograder.core.cells import BEGIN_SOLUTION, END_SOLUTION, is_answer, task_titles
 from autograder.core.course import REPO, module_names, notebook_path
-from autograder.core.hints import LOOKS_LIKE_HINTS, hint_task, levels
+from autograder.core.hints import LOOKS_LIKE_HINTS, heading, hint_task, levels
 
 @pytest.mark.parametrize("module", module_names(REPO / "solutions"))
 def test_hint_cells_are_well_formed_and_do_not_hold_the_answer(module):
@@ -31,5 +31,5 @@ def test_no_released_notebook_keeps_a_hint_cell(module):
   """Hints reach a learner one level at a time, from the hints file: none is left in the released notebook (module 08's
   second hint cell of Task 5.2 was, with its heading's label)."""
   nb = read_notebook(notebook_path(REPO / "projects", module))
-  kept = [c.source.lstrip("\n").split("\n", 1)[0] for c in nb.cells if c.cell_type == "markdown" and LOOKS_LIKE_HINTS.match(c.source.lstrip("\n"))]
+  kept = [h for c in nb.cells if (h := heading(c)) is not None and LOOKS_LIKE_HINTS.match(h)]
   assert not kept, f"{module}: hint cells in the learner's notebook: {kept}"
