@@ -14,7 +14,7 @@ HINTS_FILE = "hints.b64"                   # written by release, next to the sta
 OPENED_FILE = "hints_opened.json"          # written by `autograder hint`, in the learner's module folder
 MAX_OPENED_BYTES, MAX_TASKS, MAX_LEVEL = 4096, 100, 20
 HEADING = re.compile(r"^\s*#{1,6}\s*Hints?:\s*Task\s+(\d+(?:\.\d+)*)\s*(?:\([^()]*\))?\s*$")
-LOOKS_LIKE_HINTS = re.compile(r"^\s*#{1,6}\s*Hints?\b", re.IGNORECASE)   # a heading release would keep in the notebook if HEADING missed it
+LOOKS_LIKE_HINTS = re.compile(r"^\s*(?:#{1,6}|\*{1,2}|_{1,2})?\s*Hints?(?![a-z])", re.IGNORECASE)   # a first line (a heading, bold or plain) release would keep in the notebook if HEADING missed it
 TASK_ARG = re.compile(r"^\s*(?:Task\s+)?(\d+(?:\.\d+)*)\s*$", re.IGNORECASE)
 
 def heading(cell:NotebookNode) -> str|None:

@@ -81,14 +81,14 @@ def test_self_check_and_grading_report_hints_and_hidden_checks(tmp_path, course,
 def test_a_labelled_hint_heading_is_a_hint_cell_and_an_unrecognised_one_stops_release(tmp_path):
   """Module 08 shipped `#### Hints: Task 5.2 (tensor_cores)`, method and all, in the learner's notebook: the heading
   did not match and release kept the cell. A label in parentheses is now a hint cell of its task; a heading that still
-  looks like hints but is none stops release instead of shipping it."""
+  looks like hints but is none (a heading, a bold line or a plain one) stops release instead of shipping it."""
   from nbformat.v4 import new_markdown_cell, new_notebook
   from autograder.core.hints import collect, unrecognised_hint_headings
   from autograder.authoring.release import BadSettings, release_module
   from toy_course import write_toy_course
   nb = new_notebook(cells=[new_markdown_cell("#### Hints: Task 1.2\none\n\n---\n\ntwo"), new_markdown_cell("#### Hints: Task 1.2 (the second part)\nthree\n\n---\n\nfour")])
   assert collect(nb) == {"Task 1.2": ["one", "two", "three", "four"]} and unrecognised_hint_headings(nb) == []
-  for heading in ["#### Hints for Task 1.2", "### Hint: task one", "#### hints: Task 1.2, the second part"]:
+  for heading in ["#### Hints for Task 1.2", "### Hint: task one", "#### hints: Task 1.2, the second part", "**Hints: Task 1.2**", "__Hint__: the method", "Hints: Task 1.2"]:
     assert unrecognised_hint_headings(new_notebook(cells=[new_markdown_cell(heading + "\nthe method")])) == [heading]
   source = write_toy_course(tmp_path)
   path = notebook(source)
