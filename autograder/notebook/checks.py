@@ -289,7 +289,7 @@ def _targets(obj:Any, attr:str) -> tuple[set, set]:
     elif callable(v): natives.add(v)
   return codes, natives
 
-_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None, "open": [], "cells": {}}
+_trap = {"codes": {}, "natives": {}, "native_ids": set(), "tripped": set(), "saved": None, "open": [], "cells": {}}
 
 def _cell_code(code) -> bool:
   """Whether a code object was compiled from a notebook cell (IPython's names for cells); remembered per code object
@@ -300,16 +300,17 @@ def _cell_code(code) -> bool:
     known = _trap["cells"][code] = name.startswith("<ipython-input") or "ipykernel_" in name
   return known
 
-def _profile(frame, event, arg):
+def _profile(frame, event, arg, codes=_trap["codes"], native_ids=_trap["native_ids"], tripped=_trap["tripped"], opened=_trap["open"]):
   """Runs on every call while a forbidden() block is open: notes a call of a forbidden function however it was
   reached, and (reference run) the functions of the notebook's cells that ran inside the block. It never raises (an
-  exception here would switch profiling off); the block's end fails instead."""
+  exception here would switch profiling off); the block's end fails instead. Every Python and C call of the block
+  passes through here (tinygrad's rewrites make millions), so it does as little as it can: the tables are bound once
+  and a C function is looked up by id."""
   if event == "call":
-    if frame.f_code in _trap["codes"]: _trap["tripped"].add(frame.f_code)
-    if _trap["open"] and _cell_code(frame.f_code):
-      for called in _trap["open"]: called.add(frame.f_code.co_name)
-  elif event == "c_call":
-    if any(arg is n for n in _trap["natives"]): _trap["tripped"].add(id(arg))
+    if frame.f_code in codes: tripped.add(frame.f_code)
+    if opened and _cell_code(frame.f_code):
+      for called in opened: called.add(frame.f_code.co_name)
+  elif event == "c_call" and id(arg) in native_ids: tripped.add(id(arg))
 
 @contextlib.contextmanager
 def forbidden(obj:Any, *attributes:str):
@@ -322,14 +323,15 @@ def forbidden(obj:Any, *attributes:str):
   import sys, threading, types
   if not isinstance(obj, (type, types.ModuleType)): raise TypeError(f"forbidden() needs a class or a module, not {type(obj).__name__}")
   saved = {a: obj.__dict__[a] for a in attributes if a in getattr(obj, "__dict__", {})}
+  trapped, native_ids, tripped, opened = _profile.__defaults__      # the hook's own tables, whatever _trap names
   called = set()                                           # reference run: the cells' functions that run inside the block
-  if _state["mode"] == "reference": _trap["open"].append(called)
+  if _state["mode"] == "reference": opened.append(called)
   mine = {}
   for a in attributes:
     codes, natives = _targets(obj, a)
     mine.update({c: a for c in codes}); mine.update({id(n): a for n in natives})
-    for c in codes: _trap["codes"][c] = _trap["codes"].get(c, 0) + 1
-    for n in natives: _trap["natives"][n] = _trap["natives"].get(n, 0) + 1
+    for c in codes: trapped[c] = trapped.get(c, 0) + 1
+    for n in natives: _trap["natives"][n] = _trap["natives"].get(n, 0) + 1; native_ids.add(id(n))
   def make(attr):
     def trap(*args, **kwargs): fail(f"{attr} must not be used here")
     return trap
@@ -340,18 +342,20 @@ def forbidden(obj:Any, *attributes:str):
     for a in attributes: setattr(obj, a, make(a))
     yield
     if sys.getprofile() is not _profile: fail("the profile hook that watches forbidden functions was removed")
-    if (hit := sorted({mine[t] for t in _trap["tripped"] if t in mine})): fail(f"{', '.join(hit)} must not be used here (called through another name)")
+    if (hit := sorted({mine[t] for t in tripped if t in mine})): fail(f"{', '.join(hit)} must not be used here (called through another name)")
   finally:
     for a in attributes:
       if a in saved: setattr(obj, a, saved[a])
       else: delattr(obj, a)
-    for table in ("codes", "natives"):
-      for key in [k for k in _trap[table] if (id(k) if table == "natives" else k) in mine]:
-        _trap[table][key] -= 1
-        if not _trap[table][key]: del _trap[table][key]
-    _trap["tripped"] -= set(mine)
+    for table in (trapped, _trap["natives"]):
+      for key in [k for k in table if (k if table is trapped else id(k)) in mine]:
+        table[key] -= 1
+        if not table[key]:
+          del table[key]
+          if table is not trapped: native_ids.discard(id(key))
+    tripped -= set(mine)
     if _state["mode"] == "reference":                      # for the flags: answers that mention these are reviewed
-      _trap["open"].remove(called)
+      opened.remove(called)
       from IPython.display import publish_display_data
       publish_display_data({FORBIDDEN_MIME: {"names": list(attributes), "called": sorted(called)}})
     if not outer:
