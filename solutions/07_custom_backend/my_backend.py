@@ -89,11 +89,13 @@ class MyCompiler(Compiler):
     the C source `src`, which ctypes.CDLL can load and which exports src's functions. Safe to call from several
     threads at once (tinygrad compiles in parallel); leaves no file behind.
 
-    The clang flags are your choice, and they are graded twice: the library is compiled for this machine's instruction
+    The clang flags are your decision, graded by three outcomes: the library is compiled for this machine's instruction
     set as tinygrad's CPU device compiles its kernels (every target feature macro of the test's list, such as __AVX2__,
     __FMA__ or __ARM_FEATURE_DOTPROD, that clang defines for the CPU device's kernels is defined when your library is
-    compiled), and a matmul kernel compiled here must run at least 0.4x as fast as the same kernel on tinygrad's own
-    CPU device (the race of Task 5.2, timed from the notebook's process).
+    compiled); a kernel of tinygrad's C renderer compiled here gives, bit for bit, what the CPU device's build of the
+    same C gives, on every input, NaN, infinities and -0.0 included; and a matmul kernel compiled here runs at least
+    0.4x as fast as the same kernel on tinygrad's own CPU device (the race of Task 5.2, timed from the notebook's
+    process).
 
     If the C does not compile, raise CompileError (from tinygrad.device) whose message holds clang's own message,
     e.g. "<stdin>:2:11: error: expected expression", followed by the offending line as clang quotes it ("int x = ;").
