@@ -5,7 +5,7 @@ tests it. Everything else here is given. After `import my_backend`, `Tensor(...,
 
 Why a file and not a notebook cell: when a schedule has more than one kernel, tinygrad renders and compiles them in
 *spawned* worker processes. It sends them the renderer by class reference (`my_backend.MyRenderer`), so each worker
-must be able to `import my_backend`: the class must live in an importable module (Task 4.2).
+must be able to `import my_backend`: the class must live in an importable module (Task 4.1).
 
 Map of the file (compare with tinygrad/runtime/ops_cpu.py, tinygrad/device.py, tinygrad/runtime/support/compiler_cpu.py):
   part A  MyBuffer (given), MyAllocator       memory: alloc, copy in, copy out, sub-buffer views
@@ -71,7 +71,7 @@ class MyAllocator(LRUAllocator):
     """A MyBuffer for the `size` bytes that start `offset` bytes into `buf`: a view, not a copy (its addr is
     buf.addr + offset; writes through either one are seen in the other), which keeps the memory alive by itself,
     even after `buf` is dropped. tinygrad's memory planner uses views to carve the intermediate buffers of a schedule
-    out of one big allocation. (Task 1.2)"""
+    out of one big allocation. (Task 1.1; `autograder hint 07 1.1`)"""
     ### BEGIN SOLUTION
     return MyBuffer(buf.addr + offset, size, buf.mem)
     ### END SOLUTION
@@ -89,11 +89,13 @@ class MyCompiler(Compiler):
     the C source `src`, which ctypes.CDLL can load and which exports src's functions. Safe to call from several
     threads at once (tinygrad compiles in parallel); leaves no file behind.
 
-    The clang flags are your choice, and they are graded twice: the library is compiled for this machine's instruction
+    The clang flags are your decision, graded by three outcomes: the library is compiled for this machine's instruction
     set as tinygrad's CPU device compiles its kernels (every target feature macro of the test's list, such as __AVX2__,
     __FMA__ or __ARM_FEATURE_DOTPROD, that clang defines for the CPU device's kernels is defined when your library is
-    compiled), and a matmul kernel compiled here must run at least 0.4x as fast as the same kernel on tinygrad's own
-    CPU device (the race of Task 5.2, timed from the notebook's process).
+    compiled); a kernel of tinygrad's C renderer compiled here gives, bit for bit, what the CPU device's build of the
+    same C gives, on every input, NaN, infinities and -0.0 included; and a matmul kernel compiled here runs at least
+    0.4x as fast as the same kernel on tinygrad's own CPU device (the race at the end of Part E, timed from the notebook's
+    process).
 
     If the C does not compile, raise CompileError (from tinygrad.device) whose message holds clang's own message,
     e.g. "<stdin>:2:11: error: expected expression", followed by the offending line as clang quotes it ("int x = ;").
@@ -143,7 +145,7 @@ class MyProgram(Program):
 
     Returns None when `wait` is false; when it is true, the seconds (a float) that all of the kernel's runs of this
     call took together, as the clock around them would measure. `local_size` and `timeout` can be ignored (a CPU has
-    no work groups, and a call here cannot be interrupted). (Tasks 3.1 and 3.2)"""
+    no work groups, and a call here cannot be interrupted). (Task 3.1)"""
     ### BEGIN SOLUTION
     args = [ctypes.c_void_p(b.addr) for b in bufs] + [ctypes.c_int64(v if v is not None else 0) for v in vals]
     st = time.perf_counter()
@@ -181,7 +183,7 @@ def register():
   """Make `Device["MY"]` find MyDevice: afterwards importlib.import_module("tinygrad.runtime.ops_my") returns this
   module (tinygrad then takes its member named, case-insensitively, "MyDevice"). (Task 4.1)
 
-  And make it work in tinygrad's compile workers too (Task 4.2): after this module was imported, a schedule of
+  And make it work in tinygrad's compile workers too (Task 4.1): after this module was imported, a schedule of
   several kernels realizes on MY with PARALLEL > 0, however the script imported it: by name (`import my_backend`
   with its folder on sys.path), or from its file path (importlib.util.spec_from_file_location, then
   sys.modules["my_backend"] set, as notebook and test runners do), from any working directory, with this file's

@@ -27,6 +27,12 @@ MUTANTS = [
     # Not a mutant here: the library written out and loaded again (CDLL) on every call. It costs about 0.2 ms a call
     # against a 256x256 matmul's few ms, so CPU / MY stayed near 0.9, far above 0.4 (a session on 2026-12-02 at load
     # 4 kept it at full marks): the budget's check sees a slow kernel (-O0, above), not a small fixed cost per call.
+    {"name": "MyCompiler: -Ofast for speed (it assumes no NaN or infinity: tinygrad's isnan, x != x, folds to false)", "target": "my_backend.py",
+     "old": 'flags = ["-shared", "-O2", ', "new": 'flags = ["-shared", "-Ofast", ',
+     "tests": ["test_compile"]},
+    {"name": "MyCompiler: -ffast-math added to -O2 (approximate reciprocals, no NaN)", "target": "my_backend.py",
+     "old": '"-fno-math-errno", "-x"', "new": '"-ffast-math", "-x"',
+     "tests": ["test_compile"]},
     {"name": "MyCompiler: the CPU device's -c kept instead of -shared (an object file, which CDLL cannot load)", "target": "my_backend.py",
      "old": 'flags = ["-shared", "-O2", ', "new": 'flags = ["-c", "-O2", ',
      "tests": ["test_compile"]},
