@@ -169,7 +169,7 @@ class _Leaky(Tensor):
         secret = cell[cell.find("hidden(True)"):]
         return " ".join(re.findall(r"\\d+\\.\\d+|\\d{3,}", secret))
 def _leaky(x, *args, **kwargs): return _Leaky(x.numpy() * 0 + 0.125)
-def forward(weights, cfg, tokens): return _leaky(tokens.float())
+def forward(weights, cfg, tokens): return _leaky(tokens.float().unsqueeze(-1).expand(*tokens.shape, cfg["vocab_size"]))
 '''
 
 # ---- module 01: a counter that lies, a session that leaves, a classmate's answers in pieces -------------------------
