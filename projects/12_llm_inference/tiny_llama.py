@@ -3,7 +3,7 @@ writes a LlamaForCausalLM with `save_pretrained` (config.json, generation_config
 nothing is downloaded, and made without `transformers` or PyTorch: grading runs the learner's answers where neither
 is installed (the module's forbidden_libraries); the tests' oracle loads the files with transformers.
 
-    build_llama(folder, seed=0, **config) -> Path      # config.json, generation_config.json, model.safetensors
+    build_llama(folder, seed=0, drawn_norms=False, **config) -> Path   # config.json, generation_config.json, model.safetensors
     seeded_weights(seed=0, **sizes) -> (cfg, weights)  # a larger Llama drawn with numpy: no file
 
 The defaults (BASE) are the module's model: 2 layers, hidden size 64, 4 attention heads sharing 2 key/value heads
@@ -11,7 +11,8 @@ The defaults (BASE) are the module's model: 2 layers, hidden size 64, 4 attentio
 These LlamaConfig fields can be overridden (the tests vary heads, key/value heads, head size, layers, ...): those of
 BASE, head_dim, rope_theta, rms_norm_eps, tie_word_embeddings. The weights follow transformers' own initialisation of
 a Llama (every projection and the embedding drawn from N(0, 0.02), the norms' weights 1), drawn with numpy's
-default_rng(seed).
+default_rng(seed); with drawn_norms=True every norm's weight is drawn too (uniform in [0.5, 1.5), from a generator of
+its own, so the other weights stay those of the seed), so that a loader that swaps two norms is seen.
 
 SIZE is Part 8's model: width 512, 8 layers, 8 query heads sharing 4 key/value heads (head size 64), an MLP of 1536,
 25,436,672 parameters (101.5 MB a decode step in float32). seeded_weights draws it the same way, under load_llama's
@@ -39,9 +40,11 @@ def config_of(**config) -> dict:
           "rope_parameters": {"rope_theta": float(c.get("rope_theta", 10000.0)), "rope_type": "default"},
           "tie_word_embeddings": bool(c.get("tie_word_embeddings", False)), "use_cache": True, "vocab_size": c["vocab_size"]}
 
-def weights_of(cfg:dict, seed:int) -> dict:
-  """The model's tensors under transformers' names, float32, in the order LlamaForCausalLM creates them."""
-  rng = np.random.default_rng(seed)
+def weights_of(cfg:dict, seed:int, drawn_norms:bool=False) -> dict:
+  """The model's tensors under transformers' names, float32, in the order LlamaForCausalLM creates them; the norms'
+  weights 1, or with drawn_norms each drawn uniform in [0.5, 1.5) from default_rng([seed, 1])."""
+  rng, norm_rng = np.random.default_rng(seed), np.random.default_rng([seed, 1])
+  def norm(dim): return norm_rng.uniform(0.5, 1.5, dim).astype(np.float32) if drawn_norms else np.ones(dim, np.float32)
   dim, hd, ffn = cfg["hidden_size"], cfg["head_dim"], cfg["intermediate_size"]
   normal = lambda *shape: (rng.standard_normal(shape) * INIT_STD).astype(np.float32)
   out = {"model.embed_tokens.weight": normal(cfg["vocab_size"], dim)}
@@ -50,8 +53,8 @@ def weights_of(cfg:dict, seed:int) -> dict:
     out |= {p + "self_attn.q_proj.weight": normal(cfg["num_attention_heads"] * hd, dim), p + "self_attn.k_proj.weight": normal(cfg["num_key_value_heads"] * hd, dim),
             p + "self_attn.v_proj.weight": normal(cfg["num_key_value_heads"] * hd, dim), p + "self_attn.o_proj.weight": normal(dim, cfg["num_attention_heads"] * hd),
             p + "mlp.gate_proj.weight": normal(ffn, dim), p + "mlp.up_proj.weight": normal(ffn, dim), p + "mlp.down_proj.weight": normal(dim, ffn),
-            p + "input_layernorm.weight": np.ones(dim, np.float32), p + "post_attention_layernorm.weight": np.ones(dim, np.float32)}
-  out["model.norm.weight"] = np.ones(dim, np.float32)
+            p + "input_layernorm.weight": norm(dim), p + "post_attention_layernorm.weight": norm(dim)}
+  out["model.norm.weight"] = norm(dim)
   if not cfg["tie_word_embeddings"]: out["lm_head.weight"] = normal(cfg["vocab_size"], dim)
   return out
 
@@ -69,16 +72,16 @@ def save_safetensors(tensors:dict, path:Path):
     f.write(len(text).to_bytes(8, "little") + text)
     for name in sorted(tensors): f.write(np.ascontiguousarray(tensors[name], dtype="<f4").tobytes())
 
-def build_llama(folder, seed:int=0, **config) -> Path:
-  """Write a Llama with BASE's config updated by `config`, its weights drawn from default_rng(seed), into `folder` as
-  save_pretrained would (float32 safetensors)."""
+def build_llama(folder, seed:int=0, drawn_norms:bool=False, **config) -> Path:
+  """Write a Llama with BASE's config updated by `config`, its weights drawn from default_rng(seed) (drawn_norms: the
+  norms' weights too, see weights_of), into `folder` as save_pretrained would (float32 safetensors)."""
   folder = Path(folder)
   folder.mkdir(parents=True, exist_ok=True)
   cfg = config_of(**config)
   (folder / "config.json").write_text(json.dumps(cfg, indent=2, sort_keys=True) + "\n")
   (folder / "generation_config.json").write_text(json.dumps({"_from_model_config": True, "output_attentions": False,
                                                              "output_hidden_states": False, "use_cache": True}, indent=2) + "\n")
-  save_safetensors(weights_of(cfg, seed), folder / "model.safetensors")
+  save_safetensors(weights_of(cfg, seed, drawn_norms), folder / "model.safetensors")
   return folder
 
 SIZE = dict(dim=512, n_layers=8, n_heads=8, n_kv_heads=4, head_dim=64, ffn_dim=1536, vocab_size=256, norm_eps=1e-6, rope_theta=10000.0)

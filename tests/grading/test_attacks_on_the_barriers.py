@@ -24,7 +24,7 @@ def _pending(attack:Attack) -> str|None:
   cells = {grade_id(c): c.source for c in nb.cells}
   if attack.module == "10_inference" and "torch" not in Module(attack.module, SOLUTIONS).settings["forbidden_libraries"]:
     return "module 10 does not state its forbidden libraries yet"
-  if "RMSNorm" in " ".join(attack.answers.values()) and "forbidden(" not in cells.get("test_rms_norm", "") + cells.get("test_attention", ""):
+  if "RMSNorm" in " ".join(attack.answers.values()) and "forbidden(" not in cells.get("test_forward_token", ""):
     return "module 12's Part 2 tests open no forbidden() block yet"
   return None
 
@@ -57,8 +57,9 @@ def _hidden_numbers(module:str) -> set[str]:
   return hidden - visible
 
 def test_a_tensor_subclass_carries_no_hidden_number_into_the_report(tmp_path):
-  """Before: the visible checks of test_rms_norm and test_attention showed the subclass's repr, the numbers of the
-  running cell's hidden part (In[-1]): 8 of the 32 distinct hidden numbers of module 12 in two messages."""
+  """Before: the visible checks of test_rms_norm and test_attention (now Task 2.1's three forward tests) showed the
+  subclass's repr, the numbers of the running cell's hidden part (In[-1]): 8 of the 32 distinct hidden numbers of
+  module 12 in two messages."""
   name = "12: hidden numbers in a Tensor subclass's repr"
   result = _graded(tmp_path, name)
   text = " ".join(t["message"] for t in result["tests"]) + result["message"]

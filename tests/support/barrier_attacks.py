@@ -128,28 +128,35 @@ def sample(logits, u, temperature=1.0, top_k=0, top_p=1.0):
     return Tensor((cdf <= u.numpy().astype("float64")[:, None]).sum(-1).astype("int32"))
 '''
 
-BUILTINS_NORM = '''
+BUILTINS_FORWARD = '''
 from tinygrad import nn
-def rms_norm(x, weight, eps):
-    norm = nn.RMSNorm(x.shape[-1], eps=eps)
-    norm.weight = weight
-    return norm(x)
-def rope(x, start_pos, theta):
-    T, D = x.shape[-2], x.shape[-1]
-    inv_freq = 1.0 / (theta ** (Tensor.arange(0, D, 2, dtype=dtypes.float32) / D))
-    angles = (Tensor.arange(T, dtype=dtypes.float32) + start_pos).reshape(T, 1) * inv_freq.reshape(1, D // 2)
-    cos, sin = angles.cos(), angles.sin()
-    x1, x2 = x[..., :D // 2], x[..., D // 2:]
-    return (x1 * cos - x2 * sin).cat(x2 * cos + x1 * sin, dim=-1)
-'''
-
-BUILTINS_ATTENTION = '''
-def attention(q, k, v, start_pos):
-    group = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
-    T = q.shape[2]
-    mask = Tensor.ones(T, k.shape[2], dtype=dtypes.bool).tril(start_pos) if T > 1 else None
-    return q.scaled_dot_product_attention(k, v, attn_mask=mask)
+def forward(weights, cfg, tokens):
+    (B, T), H, KVH, D = tokens.shape, cfg["n_heads"], cfg["n_kv_heads"], cfg["head_dim"]
+    def project(x, w): return w(x) if callable(w) else x @ w.T
+    def rms_norm(x, weight):
+        norm = nn.RMSNorm(x.shape[-1], eps=cfg["norm_eps"])
+        norm.weight = weight
+        return norm(x)
+    def rope(x):
+        inv_freq = 1.0 / (cfg["rope_theta"] ** (Tensor.arange(0, D, 2, dtype=dtypes.float32) / D))
+        angles = Tensor.arange(T, dtype=dtypes.float32).reshape(T, 1) * inv_freq.reshape(1, D // 2)
+        cos, sin = angles.cos(), angles.sin()
+        x1, x2 = x[..., :D // 2], x[..., D // 2:]
+        return (x1 * cos - x2 * sin).cat(x2 * cos + x1 * sin, dim=-1)
+    def attention(q, k, v):
+        k, v = k.repeat_interleave(H // KVH, dim=1), v.repeat_interleave(H // KVH, dim=1)
+        return q.scaled_dot_product_attention(k, v, is_causal=T > 1)
+    x = weights["token_embd.weight"][tokens]
+    for i in range(cfg["n_layers"]):
+        p = f"blk.{i}."
+        h = rms_norm(x, weights[p + "attn_norm.weight"])
+        q = project(h, weights[p + "attn_q.weight"]).reshape(B, T, H, D).transpose(1, 2)
+        k = project(h, weights[p + "attn_k.weight"]).reshape(B, T, KVH, D).transpose(1, 2)
+        v = project(h, weights[p + "attn_v.weight"]).reshape(B, T, KVH, D).transpose(1, 2)
+        x = x + project(attention(rope(q), rope(k), v).transpose(1, 2).reshape(B, T, H * D), weights[p + "attn_output.weight"])
+        h = rms_norm(x, weights[p + "ffn_norm.weight"])
+        x = x + project(project(h, weights[p + "ffn_gate.weight"]).silu() * project(h, weights[p + "ffn_up.weight"]), weights[p + "ffn_down.weight"])
+    return project(rms_norm(x, weights["output_norm.weight"]), weights["output.weight"])
 '''
 
 # A Tensor subclass whose repr carries the numbers of the running test cell's hidden part (In[-1]): a visible check
@@ -162,8 +169,7 @@ class _Leaky(Tensor):
         secret = cell[cell.find("hidden(True)"):]
         return " ".join(re.findall(r"\\d+\\.\\d+|\\d{3,}", secret))
 def _leaky(x, *args, **kwargs): return _Leaky(x.numpy() * 0 + 0.125)
-rms_norm = rope = _leaky
-def attention(q, k, v, start_pos): return _Leaky(q.numpy() * 0 + 0.125)
+def forward(weights, cfg, tokens): return _leaky(tokens.float().unsqueeze(-1).expand(*tokens.shape, cfg["vocab_size"]))
 '''
 
 # ---- module 01: a counter that lies, a session that leaves, a classmate's answers in pieces -------------------------
@@ -219,11 +225,11 @@ ATTACKS = {
   "10: the trap's record cleared through check.__globals__": Attack("10_inference", {"ans_dequantize_blocks": CLEARED_RECORD},
                                                                    {"test_dequantize_blocks"}, {"function internals"}),
   "12: forward and sample by transformers": Attack("12_llm_inference", {"ans_forward": TRANSFORMERS_FORWARD, "ans_sample": TRANSFORMERS_SAMPLE},
-                                                   {"test_forward", "test_sample"}, {"forbidden library"}, ["ans_load_llama", "ans_rms_norm", "ans_attention"]),
-  "12: nn.RMSNorm and scaled_dot_product_attention": Attack("12_llm_inference", {"ans_rms_norm": BUILTINS_NORM, "ans_attention": BUILTINS_ATTENTION},
-                                                            {"test_rms_norm", "test_attention"}, {"forbidden function"}),
-  "12: hidden numbers in a Tensor subclass's repr": Attack("12_llm_inference", {"ans_rms_norm": REPR_LEAK, "ans_attention": "# (in the cell above)\n"},
-                                                           {"test_rms_norm", "test_attention"}, {"IPython internals"}),
+                                                   {"test_forward_token", "test_forward_mha", "test_forward", "test_sample"}, {"forbidden library"}, ["ans_load_llama"]),
+  "12: nn.RMSNorm and scaled_dot_product_attention": Attack("12_llm_inference", {"ans_forward": BUILTINS_FORWARD},
+                                                            {"test_forward_token", "test_forward_mha", "test_forward"}, {"forbidden function"}, ["ans_load_llama"]),
+  "12: hidden numbers in a Tensor subclass's repr": Attack("12_llm_inference", {"ans_forward": REPR_LEAK},
+                                                           {"test_forward_token", "test_forward_mha", "test_forward"}, {"IPython internals"}, ["ans_load_llama"]),
   "01: a stuck alias of GlobalCounters": Attack("01_tensor_basics", {"ans_peek_schedule": STUCK_COUNTER}, {"test_peek_schedule"}, {"monkeypatching"}),
   "01: os.posix_spawn(setsid=True)": Attack("01_tensor_basics", {"ans_make_tensors": POSIX_SPAWN}, set(), {"process control"}),
   "01: a classmate's answers in 15-character pieces run with runpy": Attack("01_tensor_basics", runpy_pieces(), set(),
