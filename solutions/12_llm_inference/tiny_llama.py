@@ -15,7 +15,7 @@ default_rng(seed); with drawn_norms=True every norm's weight is drawn too (unifo
 its own, so the other weights stay those of the seed), so that a loader that swaps two norms is seen.
 
 SIZE is Part 8's model: width 512, 8 layers, 8 query heads sharing 4 key/value heads (head size 64), an MLP of 1536,
-25,436,672 parameters (101.5 MB a decode step in float32). seeded_weights draws it the same way, under load_llama's
+25,436,672 parameters (101.3 MB a decode step in float32: every weight but the embedding's other rows). seeded_weights draws it the same way, under load_llama's
 names, so that a model of this size costs a second and no disk."""
 import json
 from pathlib import Path
