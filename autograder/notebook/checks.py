@@ -289,7 +289,7 @@ def _targets(obj:Any, attr:str) -> tuple[set, set]:
     elif callable(v): natives.add(v)
   return codes, natives
 
-_trap = {"codes": {}, "natives": {}, "native_ids": set(), "tripped": set(), "saved": None, "open": [], "cells": {}}
+_trap = {"codes": {}, "natives": {}, "tripped": set(), "saved": None, "open": [], "cells": {}}   # natives: by id (the block keeps the object)
 
 def _cell_code(code) -> bool:
   """Whether a code object was compiled from a notebook cell (IPython's names for cells); remembered per code object
@@ -300,7 +300,7 @@ def _cell_code(code) -> bool:
     known = _trap["cells"][code] = name.startswith("<ipython-input") or "ipykernel_" in name
   return known
 
-def _profile(frame, event, arg, codes=_trap["codes"], native_ids=_trap["native_ids"], tripped=_trap["tripped"], opened=_trap["open"]):
+def _profile(frame, event, arg, codes=_trap["codes"], natives=_trap["natives"], tripped=_trap["tripped"], opened=_trap["open"]):
   """Runs on every call while a forbidden() block is open: notes a call of a forbidden function however it was
   reached, and (reference run) the functions of the notebook's cells that ran inside the block. It never raises (an
   exception here would switch profiling off); the block's end fails instead. Every Python and C call of the block
@@ -310,7 +310,7 @@ def _profile(frame, event, arg, codes=_trap["codes"], native_ids=_trap["native_i
     if frame.f_code in codes: tripped.add(frame.f_code)
     if opened and _cell_code(frame.f_code):
       for called in opened: called.add(frame.f_code.co_name)
-  elif event == "c_call" and id(arg) in native_ids: tripped.add(id(arg))
+  elif event == "c_call" and id(arg) in natives: tripped.add(id(arg))
 
 @contextlib.contextmanager
 def forbidden(obj:Any, *attributes:str):
@@ -323,7 +323,7 @@ def forbidden(obj:Any, *attributes:str):
   import sys, threading, types
   if not isinstance(obj, (type, types.ModuleType)): raise TypeError(f"forbidden() needs a class or a module, not {type(obj).__name__}")
   saved = {a: obj.__dict__[a] for a in attributes if a in getattr(obj, "__dict__", {})}
-  trapped, native_ids, tripped, opened = _profile.__defaults__      # the hook's own tables, whatever _trap names
+  trapped, natives_by_id, tripped, opened = _profile.__defaults__   # the hook's own tables, whatever _trap names
   called = set()                                           # reference run: the cells' functions that run inside the block
   if _state["mode"] == "reference": opened.append(called)
   mine = {}
@@ -331,7 +331,7 @@ def forbidden(obj:Any, *attributes:str):
     codes, natives = _targets(obj, a)
     mine.update({c: a for c in codes}); mine.update({id(n): a for n in natives})
     for c in codes: trapped[c] = trapped.get(c, 0) + 1
-    for n in natives: _trap["natives"][n] = _trap["natives"].get(n, 0) + 1; native_ids.add(id(n))
+    for n in natives: natives_by_id[id(n)] = natives_by_id.get(id(n), 0) + 1
   def make(attr):
     def trap(*args, **kwargs): fail(f"{attr} must not be used here")
     return trap
@@ -347,12 +347,10 @@ def forbidden(obj:Any, *attributes:str):
     for a in attributes:
       if a in saved: setattr(obj, a, saved[a])
       else: delattr(obj, a)
-    for table in (trapped, _trap["natives"]):
-      for key in [k for k in table if (k if table is trapped else id(k)) in mine]:
+    for table in (trapped, natives_by_id):
+      for key in [k for k in table if k in mine]:
         table[key] -= 1
-        if not table[key]:
-          del table[key]
-          if table is not trapped: native_ids.discard(id(key))
+        if not table[key]: del table[key]
     tripped -= set(mine)
     if _state["mode"] == "reference":                      # for the flags: answers that mention these are reviewed
       opened.remove(called)

@@ -87,12 +87,13 @@ def test_tinygrad_paths_exist(tg_root):
   files = {str(p.relative_to(tg_root.parent)) for p in tg_root.rglob("*.py")}
   dirs = {str(p.relative_to(tg_root.parent)) + "/" for p in [tg_root, *tg_root.rglob("*")] if p.is_dir() and p.name != "__pycache__"}
   names_by_base = {Path(f).name for f in files}
+  written = {n.rsplit(".", 1)[1] + ".py" for n in MADE_BY_THE_COURSE}          # files the course writes (the ECHO example's ops_echo.py)
   bad, seen = [], 0
   for page, text in course_text():
     for m in PATH_RE.finditer(text):
       path, member = m[1], m[2]
       seen += 1
-      if path in {n.rsplit(".", 1)[1] + ".py" for n in MADE_BY_THE_COURSE}: continue      # a file the course writes (the ECHO example's ops_echo.py)
+      if path in written: continue
       if path in GONE_PATHS or Path(path).name in GONE_PATHS:
         if path in files or path in dirs or (("/" not in path) and path in names_by_base): bad.append(f"{page}: {path} is said to be gone, but exists")
         continue
