@@ -10,6 +10,17 @@ os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-ca
 sys.path.insert(0, str(Path(__file__).parent / "support"))          # toy_course, course_docs, ...: helpers the tests share
 os.environ.setdefault("AUTOGRADER_CACHE", str(Path(tempfile.gettempdir()) / "autograder-test-cache"))   # reference runs, shared by workers
 import autograder                                    # first, before any test imports nbformat: see autograder/__init__.py
+import pytest
+
+# Every run copies its seed tinygrad cache in, and a reference run copies it back (runs.copy_db: an sqlite backup,
+# about 0.15 s for 30 MB). The worker's cache holds every real module's kernels after a full run (30 MB), so each toy
+# grading copied 30 MB two to four times: the tests outside the slow tier (unit tests, the toy course) keep a cache of
+# their own, which holds the toy's few kernels.
+_FAST_CACHEDB = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-fast-cache-{_worker}.db")
+
+@pytest.fixture(autouse=True)
+def _fast_tier_cache(request, monkeypatch):
+  if request.node.get_closest_marker("slow") is None: monkeypatch.setenv("CACHEDB", _FAST_CACHEDB)
 
 # The longest tests first, on both workers: pytest-xdist (`--dist worksteal`, see the Makefile) gives each worker one
 # contiguous half of the collection, and an idle worker then steals the end of the other's queue. With every grading
