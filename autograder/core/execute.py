@@ -16,6 +16,7 @@ from autograder.core.sandbox import SandboxedKernelManager, package_dir
 from autograder.core.settings import module_settings
 
 TIMEOUT_ENAME = "CellTimeout"
+STARTUP_TIMEOUT = 180                  # seconds a kernel may take to answer its first message (see run_notebook)
 PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUDA_PATH", "NVRTC_PATH", "CUDA_VISIBLE_DEVICES",
               "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")     # what a GPU needs besides its device files
 
@@ -126,9 +127,11 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
   km.client_class = "autograder.core.execute.CappedKernelClient"
   # nbclient's interrupt path, not CellTimeoutError: after that error its output poller keeps running and swallows the
   # next cells' outputs. The timeout reply carries TIMEOUT_ENAME so the cell can be told apart from an ordinary error.
+  # A kernel's start waits up to STARTUP_TIMEOUT: at load 10 (a full run of 2026-12-02, its toy gradings writing GBs of
+  # copied caches) two kernels took over 60 s to answer, and a slow start must not cost a learner their module.
   client = CappedClient(nb, km=km, timeout=int(cell_timeout), allow_errors=True, interrupt_on_timeout=True,
                           error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": "", "traceback": []},
-                          kernel_name="python3", resources={"metadata": {"path": str(workdir)}}, startup_timeout=60,
+                          kernel_name="python3", resources={"metadata": {"path": str(workdir)}}, startup_timeout=STARTUP_TIMEOUT,
                           on_cell_executed=lambda cell, cell_index, execute_reply: run.replies.__setitem__(cell_index, execute_reply["content"]))
   deadline = time.monotonic() + timeout
   spent = threading.Event()

@@ -161,7 +161,8 @@ def _beside(name:str, actual:Any, expected:Any):
   number = lambda v: type(v) in (int, float) and not isinstance(v, bool)
   if number(actual) and (number(expected) or is_sealed(expected)):
     theirs = f"{actual:,}" if isinstance(actual, int) else f"{actual:.6g}"
-    print(f"{name}: you {theirs}; the course machine {'the same' if is_sealed(expected) else (f'{expected:,}' if isinstance(expected, int) else f'{expected:.6g}')}")
+    same = "the same within the check's tolerance" if is_sealed(expected) and expected["__sealed__"].get("kind") == "f" else "the same"
+    print(f"{name}: you {theirs}; the course machine {same if is_sealed(expected) else (f'{expected:,}' if isinstance(expected, int) else f'{expected:.6g}')}")
 
 def _publish(record:dict):
   from IPython.display import publish_display_data

@@ -9,9 +9,13 @@ the learner's disk, and still let the self-check judge them.
   value: the self-check compares digests. (A digest of a small count can be
   found by trying every count; it keeps the answer off the page, it does not make it secret. Grading never uses
   shipped values.)
-* A float value ships as it is (a figure compared within a tolerance cannot be sealed). A large array ships its first
-  rows (compare.prefix) and, added here, the sums of its blocks, so that a value wrong only past the first rows fails
-  the self-check as it fails grading.
+* A float finding of a `close` check (a float, or a short list or tuple of floats) ships sealed by **buckets**: the real
+  line is mapped so that the check's tolerance spans at least one unit around any value (`_scale`), cut into
+  BUCKETS_PER_UNIT buckets a unit, and the digests of the buckets that meet the tolerance interval around the
+  reference's value ship (about 17). The self-check passes a value whose bucket is among them: every value within the
+  tolerance, and none further than an eighth of it beyond (grading, against the reference run, draws the exact line).
+* Any other float value ships as it is. A large array ships its first rows (compare.prefix) and, added here, the sums
+  of its blocks, so that a value wrong only past the first rows fails the self-check as it fails grading.
 
 Canonical forms follow compare.first_difference's idea of equal: an array by its shape and values (not its dtype), a
 dict by its entries in any order, a set by its items, 1 and True and 1.0 apart."""
@@ -64,6 +68,63 @@ def seal(e:Any, salt:str) -> dict|None:
   if form[0] == "d" and len(form[1]) <= MAX_ITEMS: out["entries"] = {digest(json.loads(k), salt): digest(json.loads(v), _at(salt, k)) for k, v in form[1]}
   return {"__sealed__": out}
 
+# ---- a float finding, sealed by the buckets of its tolerance -------------------------------------------------------
+
+BUCKETS_PER_UNIT = 8   # an eighth of the tolerance: how far past its edge a sealed float's self-check may pass a value
+MAX_FLOATS = 16        # a list or tuple of up to this many floats ships sealed item by item
+MAX_BUCKETS = 64
+
+def _scale(v:float, rtol:float, atol:float) -> float:
+  """A monotone map of the real line on which atol + rtol*|v| around any v spans at least one unit: v/atol near zero,
+  log|v|/rtol far from it, joined by asinh (its slope 1/sqrt(atol^2 + (rtol*v)^2) is at least 1/(atol + rtol*|v|))."""
+  if rtol <= 0: return v / atol
+  a = max(atol, 1e-300)
+  x = abs(v) * rtol / a
+  t = math.asinh(x) if x < 1e8 else math.log(2) + math.log(abs(v)) + math.log(rtol) - math.log(a)
+  return math.copysign(t / rtol, v)
+
+def _interval(ref:float, rtol:float, atol:float) -> tuple[float, float]:
+  tol = atol + rtol * abs(ref) + SHIPPED_ULPS * abs(ref) * 2.0 ** -23       # and a few float32 ulps: made on another CPU
+  return ref - tol, ref + tol
+
+def _bucket(v:float, rtol:float, atol:float) -> int: return math.floor(_scale(v, rtol, atol) * BUCKETS_PER_UNIT)
+
+def _float_buckets(ref:float, rtol:float, atol:float, salt:str) -> list[str]|None:
+  lo, hi = (_bucket(x, rtol, atol) for x in _interval(ref, rtol, atol))
+  if hi - lo + 1 > MAX_BUCKETS: return None
+  return sorted(digest(["f", b], salt) for b in range(lo, hi + 1))
+
+def _plain_float(e:Any) -> bool: return type(e) is float and math.isfinite(e)
+
+def seal_floats(e:Any, salt:str, rtol:float, atol:float) -> dict|None:
+  """The sealed form of a float finding of a `close` check (see the module's doc), or None for a value it does not seal
+  (not a finite float or a short list or tuple of them, or a check with no tolerance)."""
+  if not (rtol > 0 or atol > 0) or not isinstance(rtol, (int, float)) or not isinstance(atol, (int, float)): return None
+  shape = "list" if isinstance(e, list) else "tuple" if isinstance(e, dict) and list(e) == ["__tuple__"] else None
+  xs = [e] if shape is None else (e if shape == "list" else e["__tuple__"])
+  if not xs or len(xs) > MAX_FLOATS or not all(_plain_float(x) for x in xs): return None
+  items = [_float_buckets(x, rtol, atol, _at(salt, i)) for i, x in enumerate(xs)]
+  if any(b is None for b in items): return None
+  return {"__sealed__": {"kind": "f", "salt": salt, "shape": shape, "rtol": rtol, "atol": atol, "buckets": items}}
+
+def _float_problem(actual:Any, s:dict) -> str|None:
+  shape, items = s.get("shape"), s["buckets"]
+  xs = [actual] if shape is None else actual if shape == "list" and isinstance(actual, list) else \
+       actual["__tuple__"] if shape == "tuple" and isinstance(actual, dict) and "__tuple__" in actual else None
+  if xs is None: return f"expected a {shape} of floats"
+  if len(xs) != len(items): return f"expected {len(items)} items, got {len(xs)}"
+  wrong = [i for i, (x, b) in enumerate(zip(xs, items)) if not (_plain_float(x) and digest(["f", _bucket(x, s["rtol"], s["atol"])], _at(s["salt"], i)) in b)]
+  if not wrong: return None
+  say = "differs from the course machine's value by more than the check's tolerance (shipped sealed)"
+  return say if shape is None else f"[{wrong[0]}] {say}" + (f" ({len(wrong)} of {len(xs)} items differ)" if len(wrong) > 1 else "")
+
+def same_float_seal(a:dict, b:dict) -> bool:
+  """Two sealed float findings (reference runs on two CPUs) agree: the same items, each's buckets shifted by at most one
+  at either end (values a few ulps apart)."""
+  x, y = a["__sealed__"], b["__sealed__"]
+  if x.get("kind") != "f" or y.get("kind") != "f" or x.get("shape") != y.get("shape") or len(x["buckets"]) != len(y["buckets"]): return False
+  return all(len(set(p) & set(q)) >= max(len(p), len(q)) - 2 for p, q in zip(x["buckets"], y["buckets"]))
+
 KINDS = {"b": "a bool", "s": "a string", "n": "None", "i": "an int", "a": "an array", "l": "a list", "t": "a tuple", "S": "a set", "d": "a dict", "o": "a dtype or type"}
 
 def is_sealed(e:Any) -> bool: return isinstance(e, dict) and "__sealed__" in e
@@ -71,6 +132,7 @@ def is_sealed(e:Any) -> bool: return isinstance(e, dict) and "__sealed__" in e
 def unseal_problem(actual:Any, sealed:dict) -> str|None:
   """What differs between an encoded value and a sealed one, said without the sealed value; None when they match."""
   s = sealed["__sealed__"]
+  if s.get("kind") == "f": return _float_problem(actual, s)
   form = canonical(actual)
   if form is not None and digest(form, s["salt"]) == s["digest"]: return None
   if form is not None and form[0] != s.get("kind"): return f"expected {KINDS.get(s.get('kind'), 'another kind of value')}, got {KINDS.get(form[0], 'another kind of value')}"

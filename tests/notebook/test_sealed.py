@@ -67,3 +67,26 @@ def test_equal_items_do_not_show_as_equal_digests():
   assert unseal_problem(["zeros", "zeros", "zeros", "zeros"], {"__sealed__": listed}).startswith("[1] differs")
   assert unseal_problem({"__dict__": [["x", "values"], ["w", "values"], ["n", "none"]]}, {"__sealed__": keyed}) is None
   assert "key" in unseal_problem({"__dict__": [["x", "values"], ["w", "none"], ["n", "none"]]}, {"__sealed__": keyed})
+
+def test_a_float_finding_ships_sealed_by_the_buckets_of_its_tolerance():
+  """06's half_rms_limit (235.9965) shipped in plain text beside a task that asks for it (issue 46): a float finding of
+  a `close` check ships as the digests of the buckets its tolerance covers. Every value within the tolerance passes the
+  self-check, from any side, and none further than an eighth of the tolerance beyond; a CPU's last bits change nothing."""
+  from autograder.notebook.sealed import BUCKETS_PER_UNIT
+  obs = lambda value, rtol, atol: Observation("c:1:1", 0, "close", "limit", None, encode(value), {"rtol": rtol, "atol": atol, "dtype": True})
+  for ref, rtol, atol in [(235.9965, 1e-3, 0.0), (-3.25e-4, 1e-5, 1e-6), (0.0, 1e-5, 1e-6), (1.5e12, 0.02, 0.0), (7.0, 0.0, 0.5), (0.3, 0.5, 0.0)]:
+    shipped = shipped_form(obs(ref, rtol, atol), "t:c:1:1:0")
+    assert is_sealed(shipped) and str(ref) not in json.dumps(shipped) and len(shipped["__sealed__"]["buckets"][0]) <= 64
+    tol = atol + rtol * abs(ref)
+    for x in np.linspace(ref - tol, ref + tol, 101):                                  # within: passes
+      assert compare_shipped("close", encode(float(x)), shipped) is None, (ref, x)
+    for x in (ref - tol * (1 + 1.5 / BUCKETS_PER_UNIT) - 1e-12, ref + tol * (1 + 1.5 / BUCKETS_PER_UNIT) + 1e-12, ref + 10 * tol + 1):
+      assert "by more than the check's tolerance" in compare_shipped("close", encode(float(x)), shipped), (ref, x)
+    other = shipped_form(obs(float(np.nextafter(np.float32(ref), np.float32(np.inf))), rtol, atol), "t:c:1:1:0")
+    assert same_value("close", {}, shipped, other)                                      # a second CPU's reference
+  assert not same_value("close", {}, shipped_form(obs(1.0, 1e-3, 0.0), "w"), shipped_form(obs(1.01, 1e-3, 0.0), "w"))
+  pair = shipped_form(obs([2.5, -1.0], 1e-3, 0.0), "w")
+  assert compare_shipped("close", encode([2.5001, -1.0]), pair) is None
+  assert compare_shipped("close", encode([2.5, -1.1]), pair).startswith("[1] differs") and compare_shipped("close", encode([2.5]), pair) == "expected 2 items, got 1"
+  assert compare_shipped("close", encode(236), shipped_form(obs(236.0, 1e-3, 0.0), "w"))                 # an int where a float is due
+  assert shipped_form(obs(0.25, 0.0, 0.0), "w") == 0.25 and shipped_form(obs(0.3, 1.5, 0.0), "w") == 0.3   # no tolerance; one across zero, relative only
