@@ -7,6 +7,7 @@ answers must raise no flag (issue 43, item 5). The control's tests whose verdict
 decide: neighbours.deciding_cells) run beside noisy neighbours, a busy process per core (issue 43: the reference gets
 full marks on a loaded machine); the other tests and the mutants run on a quiet one (a count or a sanity bound does not
 move with the load, and the neighbours would only slow the suite)."""
+import os
 import pytest
 from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
@@ -26,6 +27,8 @@ def test_every_mutant_loses_points(module):
   mod, neighbours = Module(module, REPO / "solutions"), NeighboursAround(module)
   try: result = run(mod, MUTANTS / f"{module}.py", on_control_cell=neighbours)
   finally: neighbours.stop()
+  if (path := os.environ.get("MUTANT_TIMES")):       # where a session's time goes, mutant by mutant (issue 43, item 7)
+    with open(path, "a") as f: f.writelines(f"{m.get('seconds', -1):7.1f} {module} {m['name']}\n" for m in result["mutants"])
   assert neighbours.seen == neighbours.cells, f"deciding cells the control never ran beside neighbours: {sorted(neighbours.cells - neighbours.seen)}"
   assert result["status"] == "completed" and not result["control"], (result["status"], result["control"])
   timeout = limits(read_notebook(notebook_path(REPO / "solutions", module)))[1]
