@@ -160,4 +160,10 @@ MUTANTS += [
   {"name": "kernel_bound: the ceiling at the compute peak whenever access_bound is compute, else the least traffic's", "target": "ans_kernel_bound",
    "old": "float(min(peak_tflops, est.ops / est.lds * peak_tbps))",
    "new": "float(peak_tflops if est.ops / est.lds >= ridge else est.ops / est.mem * peak_tbps)", "tests": ["test_kernel_bound"]},
+  {"name": "bandwidth: seconds from the compile time", "target": "ans_bandwidth",
+   "old": 'seconds = res["kernel"]["median"]\n    return {"bytes"', "new": 'seconds = res["compile_s"]\n    return {"bytes"', "tests": ["test_bandwidth"]},
+  {"name": "anatomy: the access intensity from the least traffic (estimates.mem), the access bytes from lds", "target": "ans_anatomy",
+   "old": '"access_intensity": est.ops / est.lds}', "new": '"access_intensity": est.ops / est.mem}', "tests": ["test_anatomy"]},
+  {"name": "anatomy: outputs per thread over the blocks only", "target": "ans_anatomy",
+   "old": '"outputs_per_thread": outputs / (blocks * threads)', "new": '"outputs_per_thread": outputs / blocks', "tests": ["test_anatomy"]},
 ]
