@@ -166,4 +166,6 @@ MUTANTS += [
    "old": '"access_intensity": est.ops / est.lds}', "new": '"access_intensity": est.ops / est.mem}', "tests": ["test_anatomy"]},
   {"name": "anatomy: outputs per thread over the blocks only", "target": "ans_anatomy",
    "old": '"outputs_per_thread": outputs / (blocks * threads)', "new": '"outputs_per_thread": outputs / blocks', "tests": ["test_anatomy"]},
+  {"name": "tinygrad_matmul: seconds from the compile time", "target": "ans_tinygrad_matmul",
+   "old": 'seconds, flops = res["kernel"]["median"],', "new": 'seconds, flops = res["compile_s"] or res["kernel"]["median"],', "tests": ["test_tinygrad_matmul"]},
 ]
