@@ -14,7 +14,7 @@ Map of the file (compare with tinygrad/runtime/ops_cpu.py, tinygrad/device.py, t
   part D  MyRenderer (given), MyDevice, register()   glue: a Compiled device that tinygrad finds by name
 """
 from __future__ import annotations
-import ctypes, os, platform, subprocess, sys, tempfile, time
+import ctypes, os, platform, subprocess, sys, tempfile, threading, time
 import numpy as np
 from tinygrad.device import Compiled, LRUAllocator, BufferSpec, Compiler, CompileError, Program, TinyELF
 from tinygrad.renderer.cstyle import ClangRenderer
@@ -44,8 +44,13 @@ class MyAllocator(LRUAllocator):
 
   def _alloc(self, size:int, options:BufferSpec) -> MyBuffer:
     """Return a MyBuffer of `size` bytes (size >= 1) whose `addr` is a multiple of ALIGN (64), with `mem` the Python
-    object that owns the memory: the bytes addr .. addr+size-1 stay valid and writable as long as `mem` is alive, and
-    buffers alive at the same time never overlap. Freed by Python when nothing refers to `mem` any more.
+    object that owns the memory (one that exposes it as a buffer: memoryview(mem) works): the bytes addr .. addr+size-1
+    lie inside the memory of `mem` and stay valid and writable as long as `mem` is alive, and buffers alive at the same
+    time never overlap. Freed by Python when nothing refers to `mem` any more.
+
+    The memory budget (graded on cases you do not see): the buffers alive at one time hold together, counting each
+    distinct `mem` object once by its bytes (memoryview(mem).nbytes), at most 1.1 times the sum of their sizes, each
+    rounded up to a multiple of 64, plus 64 KiB; many small buffers as well as a few, or a few large ones.
     `options` (a BufferSpec) can be ignored here. (Task 1.1; `autograder hint 07 1.1`)"""
     # YOUR CODE HERE
     raise NotImplementedError()
@@ -117,8 +122,12 @@ class MyProgram(Program):
                vals:tuple[int|None, ...]=(), wait:bool=False, timeout:int|None=None) -> float|None:
     """Run the kernel on the buffers `bufs` (in signature order) and the scalar parameters `vals` (the values of the
     scalar slots, in order; the entry at the 'core_id' slot is None). A kernel with a core_id runs once for each
-    tid in 0, 1, ..., global_size[0] - 1, with core_id = tid, one after the other; a kernel without one runs exactly
+    tid in 0, 1, ..., global_size[0] - 1, with core_id = tid; a kernel without one runs exactly
     once, whatever global_size says. Scalars may be negative or large (any C int).
+
+    The runs of a kernel with a core_id run at the same time, each on a thread of its own (all global_size[0] of them
+    at once: a kernel may rely on it, as one whose runs wait for each other does), and the call returns when all have
+    finished.
 
     Returns None when `wait` is false; when it is true, the seconds (a float) that all of the kernel's runs of this
     call took together, as the clock around them would measure. `local_size` and `timeout` can be ignored (a CPU has

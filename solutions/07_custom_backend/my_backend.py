@@ -14,7 +14,7 @@ Map of the file (compare with tinygrad/runtime/ops_cpu.py, tinygrad/device.py, t
   part D  MyRenderer (given), MyDevice, register()   glue: a Compiled device that tinygrad finds by name
 """
 from __future__ import annotations
-import ctypes, os, platform, subprocess, sys, tempfile, time
+import ctypes, os, platform, subprocess, sys, tempfile, threading, time
 import numpy as np
 from tinygrad.device import Compiled, LRUAllocator, BufferSpec, Compiler, CompileError, Program, TinyELF
 from tinygrad.renderer.cstyle import ClangRenderer
@@ -44,13 +44,25 @@ class MyAllocator(LRUAllocator):
 
   def _alloc(self, size:int, options:BufferSpec) -> MyBuffer:
     """Return a MyBuffer of `size` bytes (size >= 1) whose `addr` is a multiple of ALIGN (64), with `mem` the Python
-    object that owns the memory: the bytes addr .. addr+size-1 stay valid and writable as long as `mem` is alive, and
-    buffers alive at the same time never overlap. Freed by Python when nothing refers to `mem` any more.
+    object that owns the memory (one that exposes it as a buffer: memoryview(mem) works): the bytes addr .. addr+size-1
+    lie inside the memory of `mem` and stay valid and writable as long as `mem` is alive, and buffers alive at the same
+    time never overlap. Freed by Python when nothing refers to `mem` any more.
+
+    The memory budget (graded on cases you do not see): the buffers alive at one time hold together, counting each
+    distinct `mem` object once by its bytes (memoryview(mem).nbytes), at most 1.1 times the sum of their sizes, each
+    rounded up to a multiple of 64, plus 64 KiB; many small buffers as well as a few, or a few large ones.
     `options` (a BufferSpec) can be ignored here. (Task 1.1; `autograder hint 07 1.1`)"""
     ### BEGIN SOLUTION
-    mem = (ctypes.c_uint8 * (size + ALIGN - 1))()
-    addr = (ctypes.addressof(mem) + ALIGN - 1) // ALIGN * ALIGN
-    return MyBuffer(addr, size, mem)
+    SLAB = 1 << 15   # bytes of one shared block for small buffers (64 of them may go to aligning its start)
+    need = (size + ALIGN - 1) // ALIGN * ALIGN
+    if need > SLAB // 16:   # a large buffer: memory of its own (its 63 spare bytes are nothing next to its size)
+      mem = (ctypes.c_uint8 * (size + ALIGN - 1))()
+      return MyBuffer((ctypes.addressof(mem) + ALIGN - 1) // ALIGN * ALIGN, size, mem)
+    if getattr(self, "_slab", None) is None or self._used + need > SLAB - ALIGN:   # small ones: carved out of a slab in turn
+      self._slab, self._used = (ctypes.c_uint8 * SLAB)(), 0
+    base = (ctypes.addressof(self._slab) + ALIGN - 1) // ALIGN * ALIGN
+    buf, self._used = MyBuffer(base + self._used, size, self._slab), self._used + need
+    return buf
     ### END SOLUTION
 
   def _copyin(self, dest:MyBuffer, src:memoryview):
@@ -140,8 +152,12 @@ class MyProgram(Program):
                vals:tuple[int|None, ...]=(), wait:bool=False, timeout:int|None=None) -> float|None:
     """Run the kernel on the buffers `bufs` (in signature order) and the scalar parameters `vals` (the values of the
     scalar slots, in order; the entry at the 'core_id' slot is None). A kernel with a core_id runs once for each
-    tid in 0, 1, ..., global_size[0] - 1, with core_id = tid, one after the other; a kernel without one runs exactly
+    tid in 0, 1, ..., global_size[0] - 1, with core_id = tid; a kernel without one runs exactly
     once, whatever global_size says. Scalars may be negative or large (any C int).
+
+    The runs of a kernel with a core_id run at the same time, each on a thread of its own (all global_size[0] of them
+    at once: a kernel may rely on it, as one whose runs wait for each other does), and the call returns when all have
+    finished.
 
     Returns None when `wait` is false; when it is true, the seconds (a float) that all of the kernel's runs of this
     call took together, as the clock around them would measure. `local_size` and `timeout` can be ignored (a CPU has
@@ -150,10 +166,11 @@ class MyProgram(Program):
     args = [ctypes.c_void_p(b.addr) for b in bufs] + [ctypes.c_int64(v if v is not None else 0) for v in vals]
     st = time.perf_counter()
     if self.core_id_slot is None: self.fxn(*args)
-    else:
-      for tid in range(global_size[0]):
-        args[self.core_id_slot] = ctypes.c_int64(tid)
-        self.fxn(*args)
+    else:   # a CDLL function releases the GIL while it runs, so Python threads run the C at the same time
+      threads = [threading.Thread(target=self.fxn, args=args[:self.core_id_slot] + [ctypes.c_int64(tid)] + args[self.core_id_slot + 1:])
+                 for tid in range(global_size[0])]
+      for t in threads: t.start()
+      for t in threads: t.join()
     return time.perf_counter() - st if wait else None
     ### END SOLUTION
 
