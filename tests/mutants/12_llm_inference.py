@@ -223,9 +223,6 @@ MUTANTS += [
     {"name": "FastDecoder is right but as slow as measure_decode's loop (5 ms of Python around each replay)", "target": "ans_fast_decoder",
      "old": "        self.jit(self.start_pos.bind(start_pos))\n        return self.view\n",
      "new": "        self.jit(self.start_pos.bind(start_pos))\n        end = time.perf_counter() + 0.005\n        while time.perf_counter() < end: pass\n        return self.view\n"},
-    {"name": "FastDecoder is right, within a third of the loop's step, but over 3 times transformers' (2.5 ms of Python around each replay)", "target": "ans_fast_decoder",
-     "old": "        self.jit(self.start_pos.bind(start_pos))\n        return self.view\n",
-     "new": "        self.jit(self.start_pos.bind(start_pos))\n        end = time.perf_counter() + 0.0025\n        while time.perf_counter() < end: pass\n        return self.view\n"},
     # Task 8.3
     {"name": "memory_bound_share takes the median copy, not the fastest", "target": "ans_memory_bound_share",
      "old": "src.nbytes / min(copies)", "new": "src.nbytes / statistics.median(copies)"},
