@@ -95,6 +95,7 @@ def test_a_sharded_regrade_merges_into_the_unsharded_one(term):
   mixed = cli("merge", "shard1", "before", "--out", "mixed", cwd=root)
   assert mixed.returncode == 2 and "Traceback" not in mixed.stderr
 
+@pytest.mark.slow          # the class graded by `term` (three toy gradings, about 25 s quiet): the full suite runs it
 def test_against_a_gradebook_without_fingerprints_the_reason_is_unknown(term, tmp_path):
   root, source, opts = term
   if not (root / "after/changes.json").is_file():
@@ -106,6 +107,7 @@ def test_against_a_gradebook_without_fingerprints_the_reason_is_unknown(term, tm
   assert {(r["learner"], r["test"], r["reason"]) for r in found["rows"]} == {("bob", "test_square", "unknown"), ("cyd", "test_double", "unknown")}
   assert "every reason is \"unknown\"" in changes.summary(found)
 
+@pytest.mark.slow          # the class graded by `term` (three toy gradings, about 25 s quiet): the full suite runs it
 def test_fingerprints_keep_hashes_and_counts_never_hidden_text(term):
   root, source, opts = term
   text = (root / "before/fingerprints.json").read_text()
