@@ -35,9 +35,6 @@ MUTANTS = [
      "new": "compiled = compile_linear(UOp(Ops.LINEAR, src=(call.replace(src=(ast, *call.src[1:])),)))"},
     {"name": "with_opts reads an input buffer instead of the output", "target": "ans_with_opts",
      "old": "call.src[1].buffer.numpy()", "new": "call.src[-1].buffer.numpy()[:math.prod(t.shape)]"},
-    {"name": "with_opts runs the kernel before it looks for a store (tinygrad's AssertionError escapes)", "target": "ans_with_opts",
-     "old": "    if not any(u.op is Ops.STORE for u in program.src[1].src): raise KernelOptError(f\"{program.arg.name} stores nothing\")\n    run_linear(compiled, jit=True)\n",
-     "new": "    run_linear(compiled, jit=True)\n    if not any(u.op is Ops.STORE for u in program.src[1].src): raise KernelOptError(f\"{program.arg.name} stores nothing\")\n"},
     {"name": "with_opts does not refuse a kernel that stores nothing", "target": "ans_with_opts",
      "old": "    if not any(u.op is Ops.STORE for u in program.src[1].src): raise KernelOptError(f\"{program.arg.name} stores nothing\")\n", "new": ""},
     # Task 2.2 read_c
