@@ -77,6 +77,8 @@ MUTANTS = [
     {"name": "time_opts times run_linear with time.perf_counter (the call, not the kernel tinygrad timed)", "target": "ans_time_opts",
      "old": "            GlobalCounters.reset()\n            run_linear(c, wait=True, jit=True)\n            if r >= warmup: times[i].append(GlobalCounters.time_sum_s)",
      "new": "            st = time.perf_counter()\n            run_linear(c, wait=True, jit=True)\n            if r >= warmup: times[i].append(time.perf_counter() - st)"},
+    {"name": "time_opts runs without waiting for the kernel (wait left out)", "target": "ans_time_opts",
+     "old": "            run_linear(c, wait=True, jit=True)\n", "new": "            run_linear(c, jit=True)\n"},
     {"name": "time_opts gives an empty list tinygrad's default opts", "target": "ans_time_opts",
      "old": "opts_to_apply=None if opts is None else tuple(opts)", "new": "opts_to_apply=tuple(opts) if opts else None"},
     # Task 3.1 rounds_to_agree (issue 34 item 3, sixth round: how many rounds make two timings of one list agree)
