@@ -100,7 +100,7 @@ def test_beams_list_plus_one_opt_is_not_the_learners_own(tmp_path):
   if "every opt of BEAM" not in next(c.source for c in nb.cells if grade_id(c) == "test_my_candidates"):
     pytest.skip("module 13's test_my_candidates does not refuse BEAM's list with opts added yet")
   ATTACKS["13: BEAM's list plus one UNROLL"] = Attack("13_kernel_opts", {"ans_my_candidates": BEAM_PLUS_ONE}, {"test_my_candidates"}, set(),
-                                                      ["ans_decode_name", "ans_predict_name", "ans_with_opts", "ans_read_c", "ans_opts_for", "ans_time_opts", "ans_kernel_figures"])
+                                                      ["ans_decode_name", "ans_opts_for_name", "ans_with_opts", "ans_read_c", "ans_opts_for", "ans_time_opts", "ans_kernel_figures"])
   result = _graded(tmp_path, "13: BEAM's list plus one UNROLL")
   test = next(t for t in result["tests"] if t["id"] == "test_my_candidates")
   assert test["score"] == 0, test
