@@ -47,7 +47,7 @@ MUTANTS += [
     {"name": "uop_graph: nodes numbered in reverse toposort order", "target": "ans_uop_graph",
      "old": "topo = list(t.uop.toposort())", "new": "topo = list(t.uop.toposort())[::-1]"},
     {"name": "draw_uop_graph: depth from the shallowest source", "target": "ans_draw_uop_graph",
-     "old": "depth[j] = max((depth[i] + 1 for i, _ in g.in_edges(j)), default=0)", "new": "depth[j] = min((depth[i] + 1 for i, _ in g.in_edges(j)), default=0)"},
+     "old": "d = max((row_of[i] + 1 for i, _ in g.in_edges(j)), default=0)", "new": "d = min((row_of[i] + 1 for i, _ in g.in_edges(j)), default=0)"},
     {"name": "rewrites (stages): 'code' compiled under the caller's NOOPT instead of NOOPT=0", "target": "ans_rewrites",
      "old": "with Context(NOOPT=0): opt = to_program(ast, ren)", "new": "opt = to_program(ast, ren)"},
     {"name": "compile_timed: milliseconds", "target": "ans_beam_report",
@@ -130,4 +130,39 @@ MUTANTS += [
      "new": "            with Context(NOOPT=1): est = to_program(call.src[0], Device[call.device].renderer).src[0].arg.estimates"},
     {"name": "choose_cuts: default_seconds is the chosen plan's cost", "target": "ans_choose_cuts",
      "old": '"default_seconds": costs[0]', "new": '"default_seconds": costs[best]'},
+]
+
+# issue 46, round 4: Task 1.1's "wave" (which calls could run side by side: a decision tinygrad's source does not make)
+_WAVE = "wave = 1 + max((wv for wv, w0, r0 in seen if w0 & (w | r) or r0 & w), default=-1)"
+MUTANTS += [
+    {"name": "describe_schedule (wave): only read-after-write counts (an assign may overwrite what an earlier call still reads)",
+     "target": "ans_describe_schedule", "old": _WAVE, "new": _WAVE.replace("w0 & (w | r) or r0 & w", "w0 & r")},
+    {"name": "describe_schedule (wave): two writes of one buffer may run at once (write-after-write ignored)",
+     "target": "ans_describe_schedule", "old": _WAVE, "new": _WAVE.replace("w0 & (w | r) or r0 & w", "w0 & r or r0 & w")},
+    {"name": "describe_schedule (wave): a call may overwrite what an earlier one reads at the same time (write-after-read ignored)",
+     "target": "ans_describe_schedule", "old": _WAVE, "new": _WAVE.replace("w0 & (w | r) or r0 & w", "w0 & (w | r)")},
+    {"name": "describe_schedule (wave): every call in a wave of its own (the schedule's index)",
+     "target": "ans_describe_schedule", "old": _WAVE, "new": "wave = i"},
+    {"name": "describe_schedule (wave): one more than the waves of the calls in 'after' only",
+     "target": "ans_describe_schedule", "old": _WAVE, "new": "wave = 1 + max((seen[k][0] for k in after), default=-1)"},
+    {"name": "describe_schedule (wave): waves counted from 1",
+     "target": "ans_describe_schedule", "old": _WAVE, "new": _WAVE.replace("default=-1", "default=0")},
+    {"name": "describe_schedule (wave): a call waits for every earlier call that shares any buffer with it (two readers too)",
+     "target": "ans_describe_schedule", "old": _WAVE, "new": _WAVE.replace("w0 & (w | r) or r0 & w", "(w0 | r0) & (w | r)")},
+    # the drawing's positions are compared as whole numbers (2x, y): a half-unit slip must still fail
+    {"name": "draw_uop_graph: rows half a unit apart", "target": "ans_draw_uop_graph",
+     "old": "pos = {j: (r - (len(row) - 1) / 2, -d)", "new": "pos = {j: (r - (len(row) - 1) / 2, -d / 2)"},
+    {"name": "beam_report: break-even counted in the search's time over the BEAM kernel's time", "target": "ans_beam_report",
+     "old": '"break_even_runs": search / saved if saved > 0 else math.inf', "new": '"break_even_runs": search / after if saved > 0 else math.inf'},
+    # Task 2.1's width limit: a layout under a constraint, graded by its properties
+    {"name": "draw_uop_graph: max_width ignored", "target": "ans_draw_uop_graph",
+     "old": "while max_width is not None and len(rows.get(d, ())) >= max_width: d += 1", "new": "pass"},
+    {"name": "draw_uop_graph: a row may hold max_width + 1 nodes (off by one)", "target": "ans_draw_uop_graph",
+     "old": "len(rows.get(d, ())) >= max_width", "new": "len(rows.get(d, ())) > max_width"},
+    {"name": "draw_uop_graph: a node that finds its row full goes to a new row at the bottom (an arrow may point up)", "target": "ans_draw_uop_graph",
+     "old": "while max_width is not None and len(rows.get(d, ())) >= max_width: d += 1",
+     "new": "if max_width is not None and len(rows.get(d, ())) >= max_width: d = 1 + max(rows)"},
+    {"name": "draw_uop_graph: with a width limit, every node in a row of its own", "target": "ans_draw_uop_graph",
+     "old": "while max_width is not None and len(rows.get(d, ())) >= max_width: d += 1",
+     "new": "d = max([d] + [k + 1 for k in rows]) if max_width is not None else d"},
 ]
