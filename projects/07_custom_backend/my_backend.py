@@ -96,8 +96,9 @@ class MyCompiler(Compiler):
     0.4x as fast as the same kernel on tinygrad's own CPU device (the race at the end of Part E, timed from the notebook's
     process).
 
-    If the C does not compile, raise CompileError (from tinygrad.device) whose message holds clang's own message,
-    e.g. "<stdin>:2:11: error: expected expression", followed by the offending line as clang quotes it ("int x = ;").
+    If the C does not compile, raise CompileError (from tinygrad.device) whose message holds clang's own message: the
+    line and column of the error and what it is, e.g. "...:2:11: error: expected expression", followed by the offending
+    line as clang quotes it ("int x = ;").
     A failed compile leaves the compiler usable. (Task 2.1)"""
     # YOUR CODE HERE
     raise NotImplementedError()
