@@ -9,7 +9,9 @@ is installed (the module's forbidden_libraries); the tests' oracle loads the fil
 The defaults (BASE) are the module's model: 2 layers, hidden size 64, 4 attention heads sharing 2 key/value heads
 (head size 16), an MLP of 192, a vocabulary of 256 token ids, no special tokens (greedy generation never stops early).
 These LlamaConfig fields can be overridden (the tests vary heads, key/value heads, head size, layers, ...): those of
-BASE, head_dim, rope_theta, rms_norm_eps, tie_word_embeddings. The weights follow transformers' own initialisation of
+BASE, head_dim, rope_theta, rms_norm_eps, tie_word_embeddings, and rope_scaling: a dict of Llama 3.1's rotary scaling
+(factor, low_freq_factor, high_freq_factor, original_max_position_embeddings), written into config.json's
+rope_parameters with rope_type "llama3" (without it, rope_type "default"). The weights follow transformers' own initialisation of
 a Llama (every projection and the embedding drawn from N(0, 0.02), the norms' weights 1), drawn with numpy's
 default_rng(seed); with drawn_norms=True every norm's weight is drawn too (uniform in [0.5, 1.5), from a generator of
 its own, so the other weights stay those of the seed), so that a loader that swaps two norms is seen.
@@ -23,7 +25,8 @@ import numpy as np
 
 BASE = dict(vocab_size=256, hidden_size=64, intermediate_size=192, num_hidden_layers=2, num_attention_heads=4,
             num_key_value_heads=2, max_position_embeddings=256, bos_token_id=None, eos_token_id=None, pad_token_id=None)
-KNOWN = set(BASE) | {"head_dim", "rope_theta", "rms_norm_eps", "tie_word_embeddings"}
+KNOWN = set(BASE) | {"head_dim", "rope_theta", "rms_norm_eps", "tie_word_embeddings", "rope_scaling"}
+SCALING = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
 INIT_STD = 0.02                                        # LlamaConfig.initializer_range
 
 def config_of(**config) -> dict:
@@ -31,13 +34,19 @@ def config_of(**config) -> dict:
   unknown = set(config) - KNOWN
   if unknown: raise TypeError(f"build_llama does not know {sorted(unknown)}")
   c = {**BASE, **config}
+  rope = {"rope_theta": float(c.get("rope_theta", 10000.0)), "rope_type": "default"}
+  if c.get("rope_scaling"):
+    s = c["rope_scaling"]
+    if sorted(s) != sorted(SCALING): raise TypeError(f"rope_scaling takes exactly {SCALING}")
+    rope = {**rope, "rope_type": "llama3", "factor": float(s["factor"]), "low_freq_factor": float(s["low_freq_factor"]),
+            "high_freq_factor": float(s["high_freq_factor"]), "original_max_position_embeddings": int(s["original_max_position_embeddings"])}
   return {"architectures": ["LlamaForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": c["bos_token_id"],
           "dtype": "float32", "eos_token_id": c["eos_token_id"], "head_dim": c.get("head_dim", c["hidden_size"] // c["num_attention_heads"]),
           "hidden_act": "silu", "hidden_size": c["hidden_size"], "initializer_range": INIT_STD, "intermediate_size": c["intermediate_size"],
           "max_position_embeddings": c["max_position_embeddings"], "mlp_bias": False, "model_type": "llama",
           "num_attention_heads": c["num_attention_heads"], "num_hidden_layers": c["num_hidden_layers"], "num_key_value_heads": c["num_key_value_heads"],
           "pad_token_id": c["pad_token_id"], "pretraining_tp": 1, "rms_norm_eps": float(c.get("rms_norm_eps", 1e-6)),
-          "rope_parameters": {"rope_theta": float(c.get("rope_theta", 10000.0)), "rope_type": "default"},
+          "rope_parameters": rope,
           "tie_word_embeddings": bool(c.get("tie_word_embeddings", False)), "use_cache": True, "vocab_size": c["vocab_size"]}
 
 def weights_of(cfg:dict, seed:int, drawn_norms:bool=False) -> dict:
@@ -84,7 +93,8 @@ def build_llama(folder, seed:int=0, drawn_norms:bool=False, **config) -> Path:
   save_safetensors(weights_of(cfg, seed, drawn_norms), folder / "model.safetensors")
   return folder
 
-SIZE = dict(dim=512, n_layers=8, n_heads=8, n_kv_heads=4, head_dim=64, ffn_dim=1536, vocab_size=256, norm_eps=1e-6, rope_theta=10000.0)
+SIZE = dict(dim=512, n_layers=8, n_heads=8, n_kv_heads=4, head_dim=64, ffn_dim=1536, vocab_size=256, norm_eps=1e-6, rope_theta=10000.0,
+            rope_scaling=None)
 
 def seeded_weights(seed:int=0, **sizes) -> tuple:
   """(cfg, weights) of a Llama of SIZE updated by `sizes`: cfg as load_llama returns it, weights a dict of float32 numpy
