@@ -3,7 +3,8 @@ the hand-written mutants of tests/mutants/NN_name.py (bugs a learner plausibly w
 made mechanically from the reference answers by autograder.authoring.mutagen (an argument dropped, a constant changed, an
 operator swapped...), which do not depend on the author's imagination.
 
-All of a module's mutants run in one kernel: the solution's answers first, then for each mutant its edit, the tests it
+All of a module's mutants run in one kernel (two where some tests need the module's forbidden libraries: see parts,
+as grading does): the solution's answers first, then for each mutant its edit, the tests it
 must fail (its task's tests), and the solution back again; last, every test of the module with the solution (the
 control: it must pass, or the session itself is unsound). The session runs as grading runs a learner's notebook: in
 the sandbox, under the module's limits (its time and CPU time scaled to the session's length), the oracle cut out, so
@@ -100,10 +101,14 @@ def load_equivalent(path:Path) -> dict[str, str]:
       out[key] = reason.strip()
   return out
 
-def session(module:Module, mutants:list[dict], records:Path|None=None):
+def mutant_tests(source, m:dict) -> list[str]:
+  return m.get("tests") or task_tests(source, m["target"])
+
+def session(module:Module, mutants:list[dict], records:Path|None=None, part:set[str]|None=None):
   """The notebook of a mutation session, [(mutant index or None for the control, test id, cell index)], and the cell
   index where each mutant's part starts (the set-up cells come before the first). `records`: a file of the reference
-  run's records that the checks compare with as they go (checks.stop_at_first_difference)."""
+  run's records that the checks compare with as they go (checks.stop_at_first_difference). `part`: the tests this
+  session runs (a kernel of grading's: see parts below), None for all; each mutant gets its tests among them."""
   source = module.notebook
   base = prepare(assemble(source, source), learner=True)
   if records is not None: base.cells.insert(1, new_code_cell(f"{RECORDER}.stop_at_first_difference({str(records)!r})"))
@@ -122,11 +127,12 @@ def session(module:Module, mutants:list[dict], records:Path|None=None):
     if m.get("generated") and text.count(m["old"]) != 1: raise ValueError(f"mutant {m['name']!r}: {m['old']!r} is not once in {target}")
     starts.append(len(cells))
     cells.append(cell_of(target, text.replace(m["old"], m["new"])))
-    for tid in m.get("tests") or task_tests(source, target):
-      where.append((n, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
+    for tid in mutant_tests(source, m):
+      if part is None or tid in part: where.append((n, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
     cells.append(cell_of(target, text))
   starts.append(len(cells))
-  for tid in tests: where.append((None, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
+  for tid in tests:
+    if part is None or tid in part: where.append((None, tid, len(cells))); cells.append(copy.deepcopy(tests[tid]))
   nb = copy.deepcopy(base); nb.cells = cells
   return nb, where, starts
 
@@ -147,13 +153,22 @@ def _values(observations:list[Observation]) -> str:
   """What a test observed, as text: 4 and 4.0 differ (a float where an int is expected is a difference)."""
   return json.dumps([(o.site, o.k, o.actual) for o in observations], sort_keys=True, default=repr)
 
+def parts(source) -> list[tuple[set[str]|None, bool]]:
+  """The kernels a session takes, as grading's (runs.parts_of), each (the tests it runs or None for all, whether the
+  module's forbidden libraries are hidden): one when no test needs the libraries; else the tests that do not, the
+  libraries hidden, and then those that do, in a kernel with the libraries (its set-up and answers run again there).
+  Isolated tests run in the session's kernel (test_honesty grades a module that has them on its own)."""
+  tests = [c for c in source.cells if is_test(c)]
+  if not any(needs_libraries(c) for c in tests): return [(None, True)]
+  return [({grade_id(c) for c in tests if not needs_libraries(c)}, True), ({grade_id(c) for c in tests if needs_libraries(c)}, False)]
+
 def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
         max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control_cell=None) -> dict:
   """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
   "control": [problems], "status", "restarts", "seconds", "solution_seconds"}: the last, the set-up and the control
-  together (about what grading the solution takes). `on_cell(done, total)` reports progress; `on_control_cell(id)`
-  is called before each code cell of the control runs, with its grade id (None for a cell without one), and with None
-  when the session ends."""
+  together, over the session's kernels (about what grading the solution takes). `on_cell(done, total)` reports
+  progress; `on_control_cell(id)` is called before each code cell of the control runs, with its grade id (None for a
+  cell without one), and with None when the session ends."""
   start = time.monotonic()
   source = module.notebook
   mutants = load(mutants_file) if mutants_file and Path(mutants_file).is_file() else []
@@ -161,73 +176,84 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
   texts = answer_texts(module)
   equivalent = load_equivalent(equivalent_file) if equivalent_file else {}
   ref = reference(module)
-  cell_limit, limit = limits(source)
   points_of = {grade_id(c): points(c) for c in source.cells if is_test(c)}
   results = [{**{k: v for k, v in m.items() if k not in ("old", "new")}, "task": task_of(m, texts), "caught": False, "tests": {},
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
-  control, control_obs, status, restarts, solution_seconds = [], {}, RunStatus.COMPLETED, 0, None
+  state = {"control": [], "control_obs": {}, "status": RunStatus.COMPLETED, "restarts": 0, "solution_seconds": 0.0, "done": 0,
+           "total": sum(len(mutant_tests(source, m)) + 2 for m in mutants) + len(points_of)}
+  for part, hidden in parts(source):
+    _run_part(module, mutants, results, ref, points_of, part, hidden, state, on_cell, on_control_cell)
+    if state["status"] != RunStatus.COMPLETED: break
+  for res in results:
+    res["same_outputs"] = not res["caught"] and bool(res["observed"]) and all(
+      obs == state["control_obs"].get(tid) or obs == _values(ref.tests[tid].observations) for tid, obs in res["observed"].items())
+    res["untested"] = not res["caught"] and all(v == TestStatus.SKIPPED for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
+    res["equivalent"] = equivalent.get(res.get("id", ""))
+    del res["observed"]
+  return {"module": module.name, "mutants": results, "control": state["control"], "status": state["status"], "restarts": state["restarts"],
+          "solution_seconds": state["solution_seconds"], "max_per_task": max_per_task, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
+
+def _run_part(module:Module, mutants:list[dict], results:list[dict], ref, points_of:dict, part:set[str]|None, hidden:bool,
+              state:dict, on_cell, on_control_cell):
+  """One kernel of a session (see parts): the mutants with a test in `part`, then the control's tests of `part`;
+  a kernel that dies is started again from the mutant after the one that killed it. Fills `results` and `state`."""
+  source = module.notebook
+  cell_limit, limit = limits(source)
   settings, sandboxed = module.settings, available()[0]
-  hide_libraries = not any(needs_libraries(c) for c in source.cells)    # one kernel for every test: the libraries hidden unless one needs them
-  total = sum(len(m.get("tests") or task_tests(source, m["target"])) + 2 for m in mutants) + len(points_of)
-  pending, done_before = list(range(len(mutants))), 0
+  in_part = lambda m: any(part is None or t in part for t in mutant_tests(source, m))
+  pending = [i for i, m in enumerate(mutants) if in_part(m)]
   while True:
     seed_db = Path(ref.db) if ref.db and Path(ref.db).is_file() else tinygrad_cache()
     with run_folder(module, None, seed_db, sandboxed=sandboxed, prefix="mutants") as (run_dir, workdir, env):
       records = run_dir / "reference-records.json"
       records.write_text(json.dumps({tid: to_json(o.observations) for tid, o in ref.tests.items()}))
-      nb, where, starts = session(module, [mutants[i] for i in pending], records)
+      nb, where, starts = session(module, [mutants[i] for i in pending], records, part)
       code, ended = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"], {}
-      def step(done, n, base=done_before, pre=starts[0]):
+      def step(done, n, base=state["done"], pre=starts[0]):
         ended[code[done - 1]] = time.monotonic()               # `done` counts code cells; the session has markdown too
-        if on_cell: on_cell(base + max(0, done - pre), total)
+        if on_cell: on_cell(min(state["total"], base + max(0, done - pre)), state["total"])
         if on_control_cell and done < len(code) and code[done] >= starts[-1]: on_control_cell(grade_id(nb.cells[code[done]]))
       scale = 2 + len(pending)
       base_limits = Limits.of(settings)
       allowed = replace(base_limits, cpu_seconds=base_limits.cpu_seconds * scale)
-      prefix = sandbox_prefix(run_dir, workdir, settings, allowed, libraries=hide_libraries) if sandboxed else []
+      prefix = sandbox_prefix(run_dir, workdir, settings, allowed, libraries=hidden) if sandboxed else []
       started = time.monotonic()
       r = run_notebook(nb, workdir, cell_limit, limit * scale, on_cell=step, run_dir=run_dir, env=env, sandbox=prefix, limits=allowed,
                        skip=caught_before(where, ref))
       if on_control_cell: on_control_cell(None)
       before = lambda k: max((t for i, t in ended.items() if i < k), default=started)
-      if r.status == RunStatus.COMPLETED:                             # the set-up, then the control's tests
-        solution_seconds = round(before(starts[0]) - started + ended[code[-1]] - before(starts[-1]), 1)
+      if r.status == RunStatus.COMPLETED and state["solution_seconds"] is not None:      # the set-up, then the control's tests
+        state["solution_seconds"] = round(state["solution_seconds"] + before(starts[0]) - started + ended[code[-1]] - before(starts[-1]), 1)
       for k, i in enumerate(pending):                                  # each mutant's own cells, where its last one ended
-        if starts[k + 1] - 1 in ended: results[i]["seconds"] = round(before(starts[k + 1]) - before(starts[k]), 1)
+        if starts[k + 1] - 1 in ended: results[i]["seconds"] = round(results[i].get("seconds", 0) + before(starts[k + 1]) - before(starts[k]), 1)
     died = min((i for i, s in r.cells.items() if s == CellState.NOT_RUN), default=None) if r.status != RunStatus.COMPLETED else None
     for n, tid, i in where:
       if (died is not None and i >= died) or r.cells.get(i) == CellState.SKIPPED: continue
       got = outcome(nb.cells[i], i, r)
       verdict = judge(TestResult(tid, max_score=points_of[tid]), ref.tests[tid], got, r.message)
       if got.error and got.error[0] == "DifferenceFound" and first_failing_check(ref.tests[tid].observations, got.observations) is None:
-        control.append(f"{tid}: the kernel stopped at a difference the verdict does not see ({got.error[1][:200]}): the session is unsound")
+        state["control"].append(f"{tid}: the kernel stopped at a difference the verdict does not see ({got.error[1][:200]}): the session is unsound")
       counts = verdict.status not in (TestStatus.PASSED, TestStatus.SKIPPED)
       if n is None:
-        control_obs[tid] = _values(got.observations)
-        if counts: control.append(f"{tid} with the solution: {verdict.status}: {verdict.message}")
+        state["control_obs"][tid] = _values(got.observations)
+        if counts: state["control"].append(f"{tid} with the solution: {verdict.status}: {verdict.message}")
         continue
       res = results[pending[n]]
       res["tests"][tid], res["observed"][tid] = verdict.status, _values(got.observations)
       if counts and not res["caught"]: res.update(caught=True, message=f"{tid}: {verdict.message}")
-    if died is None: break
+    if died is None:
+      state["done"] += sum(len(mutant_tests(source, mutants[i])) + 2 for i in pending) + sum(part is None or t in part for t in points_of)
+      return
     if died < starts[0]:
-      status = f"the set-up cells did not run: {r.message}"; break
+      state["status"] = f"the set-up cells did not run: {r.message}"; return
     n = max(k for k in range(len(pending)) if starts[k] <= died)
     if n == len(pending):
-      control.append(f"the control did not run: {r.message}"); break
+      state["control"].append(f"the control did not run: {r.message}"); state["solution_seconds"] = None; return
     res = results[pending[n]]
     if not res["caught"]: res.update(caught=True, message=f"the session stopped: {r.message}")
-    restarts += 1
-    done_before += sum(len(mutants[i].get("tests") or task_tests(source, mutants[i]["target"])) + 2 for i in pending[:n + 1])
+    state["restarts"] += 1
+    state["done"] += sum(len(mutant_tests(source, mutants[i])) + 2 for i in pending[:n + 1])
     pending = pending[n + 1:]
-  for res in results:
-    res["same_outputs"] = not res["caught"] and bool(res["observed"]) and all(
-      obs == control_obs.get(tid) or obs == _values(ref.tests[tid].observations) for tid, obs in res["observed"].items())
-    res["untested"] = not res["caught"] and all(v == TestStatus.SKIPPED for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
-    res["equivalent"] = equivalent.get(res.get("id", ""))
-    del res["observed"]
-  return {"module": module.name, "mutants": results, "control": control, "status": status, "restarts": restarts, "solution_seconds": solution_seconds,
-          "max_per_task": max_per_task, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
 
 def scores(result:dict) -> list[dict]:
   """Per task: hand-written caught/total, generated caught/total, equivalent, score, survivors."""

@@ -91,3 +91,31 @@ def test_without_a_sandbox_an_import_hook_stands_in(tmp_path, monkeypatch):
   result = json.loads((tmp_path / "r.json").read_text())["modules"][0]
   assert result["sandbox"].startswith("none")
   assert {t["id"]: t["score"] for t in result["tests"]} == {"test_double": 0, "test_square": 3}, result["tests"]
+
+@needs_sandbox
+def test_a_mutation_session_runs_the_tests_that_need_the_libraries_in_their_own_kernel(tmp_path):
+  """The session's control is the solution graded (tests/modules/test_mutants.py): its kernels are grading's, the
+  libraries hidden but in the kernel of the tests that need them. A mutant that imports the library is caught where it
+  is hidden; a wrong answer whose test needs the library is caught there."""
+  from autograder.authoring.mutants import run
+  from autograder.core.module import Module
+  source = write_toy_course(tmp_path, modules=("01_toy",))
+  def forbid(cells):
+    for c in cells:
+      if grade_id(c) == "test_square": c.source = "import gguf\n" + c.source; c.metadata["autograder"] = {"needs_libraries": True}
+    return cells
+  edit(source, forbid)
+  path = source / "01_toy" / "01_toy.ipynb"
+  nb = nbformat.read(str(path), as_version=4)
+  nb.metadata["autograder"]["forbidden_libraries"] = ["gguf"]
+  nbformat.write(nb, str(path))
+  mutants = tmp_path / "01_toy.py"
+  mutants.write_text('MUTANTS = [{"name": "double imports the library", "target": "ans_double", "old": "return 1 * x // 1 * 2", '
+                     '"new": "import gguf\\n    return 1 * x // 1 * 2"},\n'
+                     '{"name": "square adds", "target": "ans_square", "old": "return x * x", "new": "return x + x"}]\n')
+  result = run(Module("01_toy", source), mutants)
+  assert result["status"] == "completed" and not result["control"], result
+  assert result["solution_seconds"] is not None and 0 < result["solution_seconds"] < result["seconds"]
+  by_name = {m["name"]: m for m in result["mutants"]}
+  assert by_name["double imports the library"]["caught"] and list(by_name["double imports the library"]["tests"]) == ["test_double"], by_name
+  assert by_name["square adds"]["caught"] and by_name["square adds"]["tests"] == {"test_square": "failed"}, by_name

@@ -4,7 +4,7 @@ writes, with nothing of a solution or a hidden test in it."""
 import functools, os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
-from autograder.core.cells import is_answer, is_isolated, is_test, needs_libraries
+from autograder.core.cells import is_answer, is_isolated, is_test
 from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.grading.grade import grade_module
@@ -34,11 +34,11 @@ def skipped_for_hardware(test:dict, module:str) -> bool:
   return test["status"] == "skipped" and test["id"] in device_cells(module)
 
 # The solution is graded in every module's mutation session too (tests/modules/test_mutants.py: its control is every
-# test with the solution, in the sandbox, under the module's limits). Graded on its own here: a module without mutants,
-# and one with isolated tests (module 07) or tests that need the module's forbidden libraries, which grading runs in a
-# kernel of their own and the session does not (it then runs with the libraries: see authoring/mutants.py).
+# test with the solution, in the sandbox, under the module's limits, in grading's kernels: the tests that need the
+# module's forbidden libraries in a kernel of their own, as grading runs them). Graded on its own here: a module without
+# mutants, and one with isolated tests (module 07), which grading runs in a kernel of their own and the session does not.
 ON_ITS_OWN = [m for m in MODULES if not (REPO / "tests" / "mutants" / f"{m}.py").is_file()
-              or any(is_isolated(c) or needs_libraries(c) for c in read_notebook(notebook_path(SOLUTIONS, m)).cells)]
+              or any(is_isolated(c) for c in read_notebook(notebook_path(SOLUTIONS, m)).cells)]
 
 @pytest.mark.slow
 @pytest.mark.parametrize("module", ON_ITS_OWN)
