@@ -12,7 +12,7 @@ import ast, hashlib, json
 from autograder.core.cells import grade_id, is_answer, is_test, without_hidden
 from autograder.core.names import binds
 from autograder.core.results import Observation, ReferenceRun, to_json
-from autograder.notebook.sealed import block_sums, compare_shipped, is_sealed, same_blocks, same_float_seal, seal, seal_floats
+from autograder.notebook.sealed import block_sums, compare_shipped, is_sealed, same_blocks, same_float_seal, seal, seal_exact_floats, seal_floats
 from autograder.core.settings import cell_setting
 from autograder.core.transform import check_name, expected_slots, is_oracle_block, python_source
 from autograder.notebook.compare import SHIPPED_ULPS, compare, first_difference, prefix
@@ -143,10 +143,11 @@ SEALED_KINDS = ("equal", "set")                 # checks of exact findings: thei
 def shipped_form(o:Observation, where:str):
   """How a reference observation's expected value ships in EXPECTED_FILE: an exact finding sealed (a salted digest,
   its salt made from `where` so that a release writes the same file twice); a float finding of a `close` check sealed by
-  the buckets of its tolerance; a shape or dtype, and any other value holding a float, as it is; a large array as its
+  the buckets of its tolerance, of an `equal` check by those of a few float64 ulps; a shape or dtype, and any other value holding a float, as it is; a large array as its
   first rows and its block sums."""
   if o.kind in SEALED_KINDS and not str(o.name).endswith((" shape", " dtype")):
     if (sealed := seal(o.expected, hashlib.sha256(where.encode()).hexdigest()[:16])) is not None: return sealed
+    if o.kind == "equal" and (sealed := seal_exact_floats(o.expected, hashlib.sha256(where.encode()).hexdigest()[:16])) is not None: return sealed
   if o.kind == "close" and (sealed := seal_floats(o.expected, hashlib.sha256(where.encode()).hexdigest()[:16],
                                                    float((o.opts or {}).get("rtol") or 0), float((o.opts or {}).get("atol") or 0))) is not None:
     return sealed
@@ -162,7 +163,7 @@ def same_value(kind:str, opts:dict, a, b) -> bool:
   of a float. What a learner's self-check allows against a shipped value (notebook/checks.py), never a relative
   tolerance alone: an element near zero moves by many of its own ulps and no relative tolerance holds it. A shipped
   prefix of a large array compares its shape, dtype, rows and block sums; a sealed value, its digests."""
-  if is_sealed(a) and is_sealed(b) and a["__sealed__"].get("kind") == "f": return same_float_seal(a, b)
+  if is_sealed(a) and is_sealed(b) and a["__sealed__"].get("kind") in ("f", "F"): return same_float_seal(a, b)
   if is_sealed(a) or is_sealed(b): return a == b
   if _is_prefix(a) or _is_prefix(b):
     if not (_is_prefix(a) and _is_prefix(b)): return False

@@ -14,6 +14,8 @@ the learner's disk, and still let the self-check judge them.
   BUCKETS_PER_UNIT buckets a unit, and the digests of the buckets that meet the tolerance interval around the
   reference's value ship (about 17). The self-check passes a value whose bucket is among them: every value within the
   tolerance, and none further than an eighth of it beyond (grading, against the reference run, draws the exact line).
+* A float finding of an `equal` check (or a short list or tuple of them) ships as the digests of the floats within
+  SHIPPED_ULPS steps of it (float32's for a float32 number): what the self-check allows a shipped float of an `equal` check.
 * Any other float value ships as it is. A large array ships its first rows (compare.prefix) and, added here, the sums
   of its blocks, so that a value wrong only past the first rows fails the self-check as it fails grading.
 
@@ -111,6 +113,38 @@ def seal_floats(e:Any, salt:str, rtol:float, atol:float) -> dict|None:
   if any(b is None for b in items): return None
   return {"__sealed__": {"kind": "f", "salt": salt, "shape": shape, "rtol": rtol, "atol": atol, "buckets": items, **({"ints": True} if ints else {})}}
 
+def _neighbours(x:float) -> list[float]:
+  """x and the floats up to SHIPPED_ULPS steps either side of it: float32's steps where x is a float32 number (a float32
+  result read with .item(): compare.unit_dtype), float64's otherwise."""
+  import numpy as np
+  with np.errstate(over="ignore"): f32 = float(np.float32(x)) == x
+  step = (lambda v, to: float(np.nextafter(np.float32(v), np.float32(to)))) if f32 else math.nextafter
+  out, lo, hi = [x], x, x
+  for _ in range(SHIPPED_ULPS): lo, hi = step(lo, -math.inf), step(hi, math.inf); out += [lo, hi]
+  return out
+
+def seal_exact_floats(e:Any, salt:str) -> dict|None:
+  """An `equal` check's float finding (02's exp2 constant as the kernel computes with it, a float32 rounding away from
+  log2(e)), or a short list or tuple of them, sealed by the digests of every float within SHIPPED_ULPS steps (see
+  _neighbours): what the self-check allowed such a shipped float (compare.same_scalar), about; the unrounded float64
+  constant is no float32 number and fails, as it fails grading."""
+  shape = "list" if isinstance(e, list) else "tuple" if isinstance(e, dict) and list(e) == ["__tuple__"] else None
+  xs = [e] if shape is None else (e if shape == "list" else e["__tuple__"])
+  if not xs or len(xs) > MAX_FLOATS or not all(_plain_float(x) for x in xs): return None
+  items = [sorted({digest(["F", (y + 0.0).hex()], _at(salt, i)) for y in _neighbours(x)}) for i, x in enumerate(xs)]
+  return {"__sealed__": {"kind": "F", "salt": salt, "shape": shape, "digests": items}}
+
+def _exact_float_problem(actual:Any, s:dict) -> str|None:
+  shape, items = s.get("shape"), s["digests"]
+  xs = [actual] if shape is None else actual if shape == "list" and isinstance(actual, list) else \
+       actual["__tuple__"] if shape == "tuple" and isinstance(actual, dict) and "__tuple__" in actual else None
+  if xs is None: return f"expected a {shape} of floats"
+  if len(xs) != len(items): return f"expected {len(items)} items, got {len(xs)}"
+  wrong = [i for i, (x, d) in enumerate(zip(xs, items)) if not (_plain_float(x) and digest(["F", (x + 0.0).hex()], _at(s["salt"], i)) in d)]
+  if not wrong: return None
+  say = "differs from the course machine's value (shipped sealed)"
+  return say if shape is None else f"[{wrong[0]}] {say}" + (f" ({len(wrong)} of {len(xs)} items differ)" if len(wrong) > 1 else "")
+
 def _float_problem(actual:Any, s:dict) -> str|None:
   shape, items = s.get("shape"), s["buckets"]
   xs = [actual] if shape is None else actual if shape == "list" and isinstance(actual, list) else \
@@ -125,8 +159,11 @@ def _float_problem(actual:Any, s:dict) -> str|None:
 
 def same_float_seal(a:dict, b:dict) -> bool:
   """Two sealed float findings (reference runs on two CPUs) agree: the same items, each's buckets shifted by at most one
-  at either end (values a few ulps apart)."""
+  at either end (values a few ulps apart); of an `equal` check, at most SHIPPED_ULPS steps apart."""
   x, y = a["__sealed__"], b["__sealed__"]
+  if x.get("kind") == y.get("kind") == "F":          # exact floats at most SHIPPED_ULPS steps apart: their neighbours overlap
+    return x.get("shape") == y.get("shape") and len(x["digests"]) == len(y["digests"]) and \
+           all(len(set(p) & set(q)) >= SHIPPED_ULPS + 1 for p, q in zip(x["digests"], y["digests"]))
   if x.get("kind") != "f" or y.get("kind") != "f" or x.get("shape") != y.get("shape") or len(x["buckets"]) != len(y["buckets"]): return False
   return all(len(set(p) & set(q)) >= max(len(p), len(q)) - 2 for p, q in zip(x["buckets"], y["buckets"]))
 
@@ -138,6 +175,7 @@ def unseal_problem(actual:Any, sealed:dict) -> str|None:
   """What differs between an encoded value and a sealed one, said without the sealed value; None when they match."""
   s = sealed["__sealed__"]
   if s.get("kind") == "f": return _float_problem(actual, s)
+  if s.get("kind") == "F": return _exact_float_problem(actual, s)
   form = canonical(actual)
   if form is not None and digest(form, s["salt"]) == s["digest"]: return None
   if form is not None and form[0] != s.get("kind"): return f"expected {KINDS.get(s.get('kind'), 'another kind of value')}, got {KINDS.get(form[0], 'another kind of value')}"

@@ -95,3 +95,26 @@ def test_a_float_finding_ships_sealed_by_the_buckets_of_its_tolerance():
   assert compare_shipped("close", encode([217088, 1707328]), counts).startswith("[1] differs")
   assert compare_shipped("close", encode([217088.0, 1507328.0]), counts)                                  # floats where ints are due
   assert shipped_form(obs(0.25, 0.0, 0.0), "w") == 0.25 and shipped_form(obs(0.3, 1.5, 0.0), "w") == 0.3   # no tolerance; one across zero, relative only
+
+def test_an_equal_checks_float_finding_ships_sealed_to_a_few_steps():
+  """02's exp2_scale: the constant as the kernel computes with it (float32's log2(e)) shipped in plain text beside the
+  task, and a failing self-check printed it. An `equal` check's float ships as the digests of the floats SHIPPED_ULPS
+  steps around it (float32's steps for a float32 number, as compare.unit_dtype counts): they pass, one more step fails,
+  and so does the unrounded float64 constant."""
+  import math
+  from autograder.notebook.compare import SHIPPED_ULPS
+  obs = lambda value: Observation("c:1:1", 0, "equal", "scale", None, encode(value), {})
+  f32 = lambda v, to: float(np.nextafter(np.float32(v), np.float32(to)))
+  for ref, step in ((1.4426950216293335, f32), (-4.328084945678711, f32), (0.0, f32), (0.1, math.nextafter), (123456.7, math.nextafter)):
+    shipped = shipped_form(obs(ref), "t:c:1:1:0")
+    assert is_sealed(shipped) and repr(ref) not in json.dumps(shipped)
+    far = near = ref
+    for _ in range(SHIPPED_ULPS): near = step(near, math.inf); far = step(far, -math.inf)
+    assert compare_shipped("equal", encode(ref), shipped) is None and compare_shipped("equal", encode(near), shipped) is None and compare_shipped("equal", encode(far), shipped) is None
+    assert "differs" in compare_shipped("equal", encode(step(near, math.inf)), shipped), ref
+    assert compare_shipped("equal", encode(int(ref)), shipped) is not None                    # an int where a float is due
+    assert same_value("equal", {}, shipped, shipped_form(obs(near), "t:c:1:1:0"))                # a second CPU, a few steps away
+    assert not same_value("equal", {}, shipped, shipped_form(obs(step(step(near, math.inf), math.inf)), "t:c:1:1:0"))
+  assert "differs" in compare_shipped("equal", encode(math.log2(math.e)), shipped_form(obs(1.4426950216293335), "w"))   # unrounded
+  pair = shipped_form(obs([1.5, 2.25]), "w")
+  assert compare_shipped("equal", encode([1.5, 2.25]), pair) is None and compare_shipped("equal", encode([1.5, 2.5]), pair).startswith("[1] differs")
