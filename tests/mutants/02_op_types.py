@@ -146,11 +146,24 @@ MUTANTS = [
      "old": "ph, pw = (padding, padding) if isinstance(padding, int) else padding", "new": "ph, pw = (padding, padding) if isinstance(padding, int) else (padding[0], padding[0])"},
     # Task 5: one output row or column too few
     {"name": "my_conv2d's output one short", "target": "ans_my_conv2d",
-     "old": "OH, OW = (Hp - KH) // sh + 1, (Wp - KW) // sw + 1", "new": "OH, OW = (Hp - KH) // sh, (Wp - KW) // sw + 1"},
+     "old": "OH, OW = (Hp - dh * (KH - 1) - 1) // sh + 1,", "new": "OH, OW = (Hp - dh * (KH - 1) - 1) // sh,"},
     # Task 5: two sums (the channels, then the window): the same numbers, two REDUCE nodes
     {"name": "my_conv2d sums in two steps", "target": "ans_my_conv2d",
-     "old": ".sum(axis=(2, 5, 6))", "new": ".sum(axis=(5, 6)).sum(axis=2)"},
+     "old": ".sum(axis=(3, 6, 7))", "new": ".sum(axis=(6, 7)).sum(axis=3)"},
     # Task 5: tinygrad's own convolution
     {"name": "my_conv2d calls Tensor.conv2d", "target": "ans_my_conv2d",
-     "old": "    sh, sw = (stride, stride)", "new": "    return x.conv2d(w, stride=stride, padding=padding)\n    sh, sw = (stride, stride)"},
+     "old": "    sh, sw = (stride, stride)", "new": "    return x.conv2d(w, stride=stride, padding=padding, dilation=dilation, groups=groups)\n    sh, sw = (stride, stride)"},
+    # Task 5: dilation and groups (PyTorch's meaning)
+    {"name": "my_conv2d ignores dilation", "target": "ans_my_conv2d",
+     "old": "    dh, dw = (dilation, dilation) if isinstance(dilation, int) else dilation", "new": "    dh, dw = 1, 1"},
+    {"name": "my_conv2d dilates the output size but not the windows", "target": "ans_my_conv2d",
+     "old": "sh * Wp, sw, dh * Wp, dw))", "new": "sh * Wp, sw, Wp, 1))"},
+    {"name": "my_conv2d swaps the dilation pair", "target": "ans_my_conv2d",
+     "old": "if isinstance(dilation, int) else dilation", "new": "if isinstance(dilation, int) else dilation[::-1]"},
+    {"name": "my_conv2d: every group reads the first channels (the group axis' stride 0)", "target": "ans_my_conv2d",
+     "old": "(C * Hp * Wp, Cg * Hp * Wp, 0,", "new": "(C * Hp * Wp, 0, 0,"},
+    {"name": "my_conv2d's output size ignores dilation", "target": "ans_my_conv2d",
+     "old": "OH, OW = (Hp - dh * (KH - 1) - 1) // sh + 1, (Wp - dw * (KW - 1) - 1) // sw + 1", "new": "OH, OW = (Hp - KH) // sh + 1, (Wp - KW) // sw + 1"},
+    {"name": "my_conv2d groups the filters the other way round (filter f in group f % G)", "target": "ans_my_conv2d",
+     "old": "w.reshape(1, G, F // G, Cg, 1, 1, KH, KW)", "new": "w.reshape(1, F // G, G, Cg, 1, 1, KH, KW).permute(0, 2, 1, 3, 4, 5, 6, 7)"},
 ]
