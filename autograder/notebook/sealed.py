@@ -96,24 +96,29 @@ def _float_buckets(ref:float, rtol:float, atol:float, salt:str) -> list[str]|Non
 
 def _plain_float(e:Any) -> bool: return type(e) is float and math.isfinite(e)
 
+def _plain(e:Any, ints:bool) -> bool: return type(e) is int if ints else _plain_float(e)
+
 def seal_floats(e:Any, salt:str, rtol:float, atol:float) -> dict|None:
   """The sealed form of a float finding of a `close` check (see the module's doc), or None for a value it does not seal
-  (not a finite float or a short list or tuple of them, or a check with no tolerance)."""
+  (not a finite float, an int, or a short list or tuple of floats or of ints, or a check with no tolerance). Ints seal
+  as floats do, and the self-check then wants ints."""
   if not (rtol > 0 or atol > 0): return None
   shape = "list" if isinstance(e, list) else "tuple" if isinstance(e, dict) and list(e) == ["__tuple__"] else None
   xs = [e] if shape is None else (e if shape == "list" else e["__tuple__"])
-  if not xs or len(xs) > MAX_FLOATS or not all(_plain_float(x) for x in xs): return None
-  items = [_float_buckets(x, rtol, atol, _at(salt, i)) for i, x in enumerate(xs)]
+  ints = bool(xs) and all(type(x) is int for x in xs)        # a count compared with a tolerance (06's flops): sealed alike
+  if not xs or len(xs) > MAX_FLOATS or not all(_plain(x, ints) for x in xs): return None
+  items = [_float_buckets(float(x), rtol, atol, _at(salt, i)) for i, x in enumerate(xs)]
   if any(b is None for b in items): return None
-  return {"__sealed__": {"kind": "f", "salt": salt, "shape": shape, "rtol": rtol, "atol": atol, "buckets": items}}
+  return {"__sealed__": {"kind": "f", "salt": salt, "shape": shape, "rtol": rtol, "atol": atol, "buckets": items, **({"ints": True} if ints else {})}}
 
 def _float_problem(actual:Any, s:dict) -> str|None:
   shape, items = s.get("shape"), s["buckets"]
   xs = [actual] if shape is None else actual if shape == "list" and isinstance(actual, list) else \
        actual["__tuple__"] if shape == "tuple" and isinstance(actual, dict) and "__tuple__" in actual else None
-  if xs is None: return f"expected a {shape} of floats"
+  number = "int" if s.get("ints") else "float"
+  if xs is None: return f"expected a {shape} of {number}s"
   if len(xs) != len(items): return f"expected {len(items)} items, got {len(xs)}"
-  wrong = [i for i, (x, b) in enumerate(zip(xs, items)) if not (_plain_float(x) and digest(["f", _bucket(x, s["rtol"], s["atol"])], _at(s["salt"], i)) in b)]
+  wrong = [i for i, (x, b) in enumerate(zip(xs, items)) if not (_plain(x, bool(s.get("ints"))) and digest(["f", _bucket(float(x), s["rtol"], s["atol"])], _at(s["salt"], i)) in b)]
   if not wrong: return None
   say = "differs from the course machine's value by more than the check's tolerance (shipped sealed)"
   return say if shape is None else f"[{wrong[0]}] {say}" + (f" ({len(wrong)} of {len(xs)} items differ)" if len(wrong) > 1 else "")

@@ -89,4 +89,9 @@ def test_a_float_finding_ships_sealed_by_the_buckets_of_its_tolerance():
   assert compare_shipped("close", encode([2.5001, -1.0]), pair) is None
   assert compare_shipped("close", encode([2.5, -1.1]), pair).startswith("[1] differs") and compare_shipped("close", encode([2.5]), pair) == "expected 2 items, got 1"
   assert compare_shipped("close", encode(236), shipped_form(obs(236.0, 1e-3, 0.0), "w"))                 # an int where a float is due
+  counts = shipped_form(obs([217088, 1507328], 0.05, 0.0), "w")                   # 06's flops: a count with a tolerance ships sealed too
+  assert is_sealed(counts) and "217088" not in json.dumps(counts)
+  assert compare_shipped("close", encode([217088, 1507328]), counts) is None and compare_shipped("close", encode([220000, 1507328]), counts) is None
+  assert compare_shipped("close", encode([217088, 1707328]), counts).startswith("[1] differs")
+  assert compare_shipped("close", encode([217088.0, 1507328.0]), counts)                                  # floats where ints are due
   assert shipped_form(obs(0.25, 0.0, 0.0), "w") == 0.25 and shipped_form(obs(0.3, 1.5, 0.0), "w") == 0.3   # no tolerance; one across zero, relative only
