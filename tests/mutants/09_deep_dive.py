@@ -87,24 +87,27 @@ MUTANTS += [
      "old": "    codegen.graph_rewrite = watched\n    try:\n        codegen.full_rewrite_to_sink(ast, renderer)\n    finally:\n        codegen.graph_rewrite = original\n",
      "new": "    import tinygrad.uop.ops as _ops\n    _ops.graph_rewrite = watched\n    try:\n        codegen.full_rewrite_to_sink(ast, renderer)\n    finally:\n        _ops.graph_rewrite = original\n"},
 ]
-# Issue 34 item 3, round 4: Task 3.2 step_plans (which way of realizing a training step is right, and the cheapest).
+# Issue 46: Task 3.2 fastest_step, the module's engineering problem (choose, by trying, a way to realize a step right with
+# the fewest kernels the tests know for its optimizer); Tasks 2.2 and 3.1 checked by what tinygrad does, not by which function is patched.
 MUTANTS += [
-    {"name": "step_plans: one problem for all three plans (the later plans step a model already stepped)", "target": "ans_step_plans",
-     "old": "    for plan in PLANS:\n        model, x, y = make_problem()\n", "new": "    model, x, y = make_problem()\n    for plan in PLANS:\n"},
-    {"name": "step_plans: grads_first realizes the gradients without the loss", "target": "ans_step_plans",
-     "old": "kernels(lambda: [loss, *[p.grad for p in params]], opt.schedule_step)", "new": "kernels(lambda: [p.grad for p in params], opt.schedule_step)"},
-    {"name": "step_plans: one_by_one realizes the update in reverse order", "target": "ans_step_plans",
-     "old": "for t in opt.schedule_step(): counts[plan]", "new": "for t in reversed(opt.schedule_step()): counts[plan]"},
-    {"name": "step_plans: a plan's kernels counted from its last realize only", "target": "ans_step_plans",
-     "old": "        GlobalCounters.reset()\n        for r in realizes: Tensor.realize(*r())",
-     "new": "        for r in realizes: GlobalCounters.reset(); Tensor.realize(*r())"},
-    {"name": "step_plans: 'wrong' with a tolerance of 1e-3 (a plan off by 1e-4 passes as right)", "target": "ans_step_plans",
-     "old": "np.abs(a - b).max() > 1e-6", "new": "np.abs(a - b).max() > 1e-3"},
-    {"name": "step_plans: a tie goes to the plan named last", "target": "ans_step_plans",
-     "old": "min((plan for plan in PLANS if plan not in counts[\"wrong\"]), key=lambda plan: counts[plan])",
-     "new": "min(reversed([plan for plan in PLANS if plan not in counts[\"wrong\"]]), key=lambda plan: counts[plan])"},
-    {"name": "step_plans: the optimizer's state not realized before the step (its set-up kernels counted)", "target": "ans_step_plans",
-     "old": "        Tensor.realize(*get_parameters(opt))\n        with Context(TRAINING=1):", "new": "        with Context(TRAINING=1):"},
+    {"name": "fastest_step: always one realize of everything (more kernels than needed with momentum)", "target": "ans_step_plans",
+     "old": "    for way in (together, grads_first):", "new": "    for way in (together,):"},
+    {"name": "fastest_step: the loss first, then the update (the gradients computed twice) as the two-piece way", "target": "ans_step_plans",
+     "old": "Tensor.realize(loss, *[p.grad for p in params])   #", "new": "Tensor.realize(loss)   #"},
+    {"name": "fastest_step: keeps the way with more kernels", "target": "ans_step_plans",
+     "old": "kernels < best[0]", "new": "kernels > best[0]"},
+    {"name": "fastest_step: the two-piece way leaves the loss lazy", "target": "ans_step_plans",
+     "old": "Tensor.realize(loss, *[p.grad for p in params])   #", "new": "Tensor.realize(*[p.grad for p in params])   #"},
+    {"name": "codegen_rule: puts the compiler back without finally (a block that raises leaves the rule in)", "target": "ans_codegen_rule",
+     "old": "    try:\n        with Context(PARALLEL=0):\n            yield\n    finally:\n",
+     "new": "    with Context(PARALLEL=0):\n        yield\n    if True:\n"},
+    {"name": "codegen_rule: PARALLEL set to 0 for good (not restored after the block)", "target": "ans_codegen_rule",
+     "old": "        with Context(PARALLEL=0):\n            yield", "new": "        PARALLEL.value = 0\n        yield"},
+    {"name": "LaunchLogger.remove: the cache put back, the wrapped runtime method left in place", "target": "ans_launch_logger",
+     "old": "        Compiled.runtime = self._original\n", "new": ""},
+    {"name": "exp fusion: also reassociates across a factor in between ((exp2(a) * c) * exp2(b) -> exp2(a + b) * c)", "target": "ans_exp_fusion",
+     "old": "         lambda a, b: (a - b).exp2()),\n    ])",
+     "new": "         lambda a, b: (a - b).exp2()),\n        (UPat(Ops.EXP2, src=(UPat.var(\"a\"),)) * UPat.var(\"c\") * UPat(Ops.EXP2, src=(UPat.var(\"b\"),)), lambda a, b, c: (a + b).exp2() * c),\n    ])"},
 ]
 # Issue 34 item 3, sixth round: Task 4.1 also finds after how many steps the JIT has paid for itself (graded exactly on
 # scripted times), and may measure the plain step before or after the JIT.
