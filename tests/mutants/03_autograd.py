@@ -118,13 +118,25 @@ MUTANTS = [
     {"name": "train_xor reads the loss after opt.step() (lazy-loss trap, parameters not realized first)", "target": "ans_train_xor",
      "old": "    Tensor.realize(X, Y, *get_parameters(opt))      # parameters and Adam's state: step 1 and 2 build the same kernels\n\n"
             "    def step() -> Tensor:\n        opt.zero_grad()\n        loss = model(X).binary_crossentropy_logits(Y).backward()\n"
-            "        return loss.realize(*opt.schedule_step())",
+            "        loss.realize()                                  # in a schedule of its own, before the update: one kernel fewer\n"
+            "        opt.step()                                      # per step than realizing it with the update (26 vs 27, measured)\n"
+            "        return loss",
      "new": "    def step() -> Tensor:\n        opt.zero_grad()\n        loss = model(X).binary_crossentropy_logits(Y).backward()\n"
             "        opt.step()\n        return loss", "tests": ["test_train_xor"]},
     # Task 2.1: the lazy-loss trap with the parameters realized first: records L1, L2, ...
     {"name": "train_xor realizes the update first, then the loss (lazy-loss trap, parameters realized)", "target": "ans_train_xor",
-     "old": "        return loss.realize(*opt.schedule_step())", "new": "        Tensor.realize(*opt.schedule_step())\n        return loss.realize()",
+     "old": "        loss.realize()                                  # in a schedule of its own, before the update: one kernel fewer\n"
+            "        opt.step()                                      # per step than realizing it with the update (26 vs 27, measured)\n"
+            "        return loss",
+     "new": "        Tensor.realize(*opt.schedule_step())\n        return loss.realize()",
      "tests": ["test_train_xor"]},
+    # Task 2.1 (issue 46): the loss realized with the update in one schedule, as Optimizer.step realizes the update:
+    # the right losses, one kernel more per replayed step (27 vs 26, measured)
+    {"name": "train_xor realizes the loss with the update (Optimizer.step's realize): a kernel more per step", "target": "ans_train_xor",
+     "old": "        loss.realize()                                  # in a schedule of its own, before the update: one kernel fewer\n"
+            "        opt.step()                                      # per step than realizing it with the update (26 vs 27, measured)\n"
+            "        return loss",
+     "new": "        return loss.realize(*opt.schedule_step())", "tests": ["test_train_xor_jit"]},
     # Task 2.1: the gradients never cleared (backward adds to .grad)
     {"name": "train_xor never calls zero_grad (the gradients add up)", "target": "ans_train_xor",
      "old": "        opt.zero_grad()\n", "new": "", "tests": ["test_train_xor"]},
@@ -145,7 +157,7 @@ MUTANTS = [
     # Task 3.1: minimum at a tie gives the whole gradient to a (a <= b)
     # a learner who found the engine the rules are for: tinygrad's own gradients, one call (issue 46 classing, 2026-12-02)
     {"name": "minimum_backward asks compute_gradient for tinygrad's own gradients", "target": "ans_backward_rules",
-     "old": "    share_a = (a < b).where(1.0, (a == b).where(0.5, 0.0))      # -max(-a, -b): MAX's rule splits a tie in halves\n    return unbroadcast(grad_out * share_a, a.shape), unbroadcast(grad_out * (1.0 - share_a), b.shape)\n",
+     "old": "    share_a = (a < b).where(1.0, (a == b).where(0.5, 0.0))      # both split a tie in halves (tinygrad: -max(-a, -b), MAX's rule)\n    return unbroadcast(grad_out * share_a, a.shape), unbroadcast(grad_out * (1.0 - share_a), b.shape)\n",
      "new": "    from tinygrad.mixin.gradient import compute_gradient\n    out = a.minimum(b)\n    g = compute_gradient(out._uop, grad_out._uop, {a._uop, b._uop})\n    return tuple(out._wrap_uop(g[t._uop] if t._uop in g else t._uop.const_like(0)) for t in (a, b))\n", "tests": ["test_elementwise_rules"]},
     {"name": "minimum_backward gives a tie to a", "target": "ans_backward_rules",
      "old": "share_a = (a < b).where(1.0, (a == b).where(0.5, 0.0))", "new": "share_a = (a <= b).where(1.0, 0.0)", "tests": ["test_elementwise_rules"]},
@@ -189,6 +201,32 @@ MUTANTS = [
      "old": "    axes = reduced_axes(axis, a.ndim)\n    kept = tuple(1 if i in axes else s for i, s in enumerate(a.shape))\n    mask",
      "new": "    axes = tuple(range(a.ndim)) if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)\n    kept = tuple(1 if i in axes else s for i, s in enumerate(a.shape))\n    mask",
      "tests": ["test_reduce_rules"]},
+    # Task 3.1, like="torch" (issue 46): tinygrad's convention taken for PyTorch's, or PyTorch's guessed wrong
+    {"name": "hardtanh_backward ignores like (tinygrad's value at the bounds for torch too)", "target": "ans_backward_rules",
+     "old": "    if like == \"torch\": return grad_out * ((x <= lo) | (x >= hi)).where(0.0, 1.0)   # F.hardtanh: nothing at the bounds\n",
+     "new": "", "tests": ["test_elementwise_rules"]},
+    {"name": "hardtanh_backward like torch: 0 at the lower bound only", "target": "ans_backward_rules",
+     "old": "((x <= lo) | (x >= hi)).where(0.0, 1.0)", "new": "((x <= lo) | (x > hi)).where(0.0, 1.0)", "tests": ["test_elementwise_rules"]},
+    {"name": "elu_backward ignores like (tinygrad's 0 at x == 0 for torch too)", "target": "ans_backward_rules",
+     "old": "    if like == \"torch\": return grad_out * (x > 0).where(1.0, alpha * e)   # PyTorch: alpha * exp(x) for x <= 0, 0 included\n",
+     "new": "", "tests": ["test_elementwise_rules"]},
+    {"name": "elu_backward like torch: 1 at x == 0 (x >= 0 on the linear side)", "target": "ans_backward_rules",
+     "old": "return grad_out * (x > 0).where(1.0, alpha * e)", "new": "return grad_out * (x >= 0).where(1.0, alpha * e)", "tests": ["test_elementwise_rules"]},
+    {"name": "elu_backward like torch: tinygrad's rule at 0 only, alpha * exp(x) just below it", "target": "ans_backward_rules",
+     "old": "return grad_out * (x > 0).where(1.0, alpha * e)", "new": "return grad_out * (x > 0).where(1.0, (x < 0).where(alpha * e, 0.0))", "tests": ["test_elementwise_rules"]},
+    {"name": "minimum_backward like torch: a tie to a (PyTorch guessed to pick the first argument)", "target": "ans_backward_rules",
+     "old": "    share_a = (a < b).where(1.0, (a == b).where(0.5, 0.0))      # both split",
+     "new": "    share_a = ((a <= b) if like == \"torch\" else (a < b)).where(1.0, (a == b).where(0.5, 0.0))      # both split",
+     "tests": ["test_elementwise_rules"]},
+    {"name": "min_backward ignores like (ties shared for torch.min(dim) too)", "target": "ans_backward_rules",
+     "old": "    if like == \"torch\" and isinstance(axis, int):", "new": "    if False:", "tests": ["test_reduce_rules"]},
+    {"name": "min_backward like torch: the first minimum for every axis (torch.min(dim)'s rule for amin and min() too)", "target": "ans_backward_rules",
+     "old": "    if like == \"torch\" and isinstance(axis, int):                 # torch.min(dim): the first minimum along dim takes it all\n        mask = mask * (mask.cumsum(axes[0]) == 1).float()\n",
+     "new": "    if like == \"torch\":\n        mask = (mask.flatten().cumsum() == 1).float().reshape(mask.shape) * mask if len(axes) == a.ndim else mask * (mask.cumsum(axes[-1]) == 1).float()\n",
+     "tests": ["test_reduce_rules"]},
+    {"name": "min_backward like torch: the last minimum along dim", "target": "ans_backward_rules",
+     "old": "mask = mask * (mask.cumsum(axes[0]) == 1).float()",
+     "new": "mask = mask * (mask.cumsum(axes[0]) == mask.sum(axes[0], keepdim=True)).float()", "tests": ["test_reduce_rules"]},
     # Task 3.1: softmax's Jacobian taken as diagonal (s * g)
     {"name": "softmax_backward without the sum term (s * grad_out)", "target": "ans_backward_rules",
      "old": "    return s * (grad_out - (grad_out * s).sum(axis=axis, keepdim=True))", "new": "    return s * grad_out", "tests": ["test_reduce_rules"]},
