@@ -143,14 +143,14 @@ SEALED_KINDS = ("equal", "set")                 # checks of exact findings: thei
 def shipped_form(o:Observation, where:str):
   """How a reference observation's expected value ships in EXPECTED_FILE: an exact finding sealed (a salted digest,
   its salt made from `where` so that a release writes the same file twice); a float finding of a `close` check sealed by
-  the buckets of its tolerance, of an `equal` check by those of a few float64 ulps; a shape or dtype, and any other value holding a float, as it is; a large array as its
-  first rows and its block sums."""
+  the buckets of its tolerance, of an `equal` check by the floats a few ulps around it; a shape or dtype, and any other
+  value holding a float, as it is; a large array as its first rows and its block sums."""
+  salt = hashlib.sha256(where.encode()).hexdigest()[:16]
   if o.kind in SEALED_KINDS and not str(o.name).endswith((" shape", " dtype")):
-    if (sealed := seal(o.expected, hashlib.sha256(where.encode()).hexdigest()[:16])) is not None: return sealed
-    if o.kind == "equal" and (sealed := seal_exact_floats(o.expected, hashlib.sha256(where.encode()).hexdigest()[:16])) is not None: return sealed
-  if o.kind == "close" and (sealed := seal_floats(o.expected, hashlib.sha256(where.encode()).hexdigest()[:16],
-                                                   float((o.opts or {}).get("rtol") or 0), float((o.opts or {}).get("atol") or 0))) is not None:
-    return sealed
+    if (sealed := seal(o.expected, salt)) is not None: return sealed
+    if o.kind == "equal" and (sealed := seal_exact_floats(o.expected, salt)) is not None: return sealed
+  opts = o.opts or {}
+  if o.kind == "close" and (sealed := seal_floats(o.expected, salt, float(opts.get("rtol") or 0), float(opts.get("atol") or 0))) is not None: return sealed
   out = prefix(o.expected, MAX_SHIPPED_ELEMENTS)
   if isinstance(out, dict) and "__prefix__" in out and (blocks := block_sums(o.expected)) is not None: out["__prefix__"]["blocks"] = blocks
   return out

@@ -100,13 +100,23 @@ def _plain_float(e:Any) -> bool: return type(e) is float and math.isfinite(e)
 
 def _plain(e:Any, ints:bool) -> bool: return type(e) is int if ints else _plain_float(e)
 
+def _shape(e:Any) -> str|None:
+  """How a float finding is held: "list", "tuple" or None (one number)."""
+  return "list" if isinstance(e, list) else "tuple" if isinstance(e, dict) and list(e) == ["__tuple__"] else None
+
+def _numbers(e:Any, shape:str|None) -> list|None:
+  """The numbers of an encoded value held as `shape`, or None when it is held otherwise."""
+  if shape is None: return [e]
+  if shape == "list": return e if isinstance(e, list) else None
+  return e["__tuple__"] if isinstance(e, dict) and "__tuple__" in e else None
+
 def seal_floats(e:Any, salt:str, rtol:float, atol:float) -> dict|None:
   """The sealed form of a float finding of a `close` check (see the module's doc), or None for a value it does not seal
   (not a finite float, an int, or a short list or tuple of floats or of ints, or a check with no tolerance). Ints seal
   as floats do, and the self-check then wants ints."""
   if not (rtol > 0 or atol > 0): return None
-  shape = "list" if isinstance(e, list) else "tuple" if isinstance(e, dict) and list(e) == ["__tuple__"] else None
-  xs = [e] if shape is None else (e if shape == "list" else e["__tuple__"])
+  shape = _shape(e)
+  xs = _numbers(e, shape)
   ints = bool(xs) and all(type(x) is int for x in xs)        # a count compared with a tolerance (06's flops): sealed alike
   if not xs or len(xs) > MAX_FLOATS or not all(_plain(x, ints) for x in xs): return None
   items = [_float_buckets(float(x), rtol, atol, _at(salt, i)) for i, x in enumerate(xs)]
@@ -128,16 +138,15 @@ def seal_exact_floats(e:Any, salt:str) -> dict|None:
   log2(e)), or a short list or tuple of them, sealed by the digests of every float within SHIPPED_ULPS steps (see
   _neighbours): what the self-check allowed such a shipped float (compare.same_scalar), about; the unrounded float64
   constant is no float32 number and fails, as it fails grading."""
-  shape = "list" if isinstance(e, list) else "tuple" if isinstance(e, dict) and list(e) == ["__tuple__"] else None
-  xs = [e] if shape is None else (e if shape == "list" else e["__tuple__"])
+  shape = _shape(e)
+  xs = _numbers(e, shape)
   if not xs or len(xs) > MAX_FLOATS or not all(_plain_float(x) for x in xs): return None
   items = [sorted({digest(["F", (y + 0.0).hex()], _at(salt, i)) for y in _neighbours(x)}) for i, x in enumerate(xs)]
   return {"__sealed__": {"kind": "F", "salt": salt, "shape": shape, "digests": items}}
 
 def _exact_float_problem(actual:Any, s:dict) -> str|None:
   shape, items = s.get("shape"), s["digests"]
-  xs = [actual] if shape is None else actual if shape == "list" and isinstance(actual, list) else \
-       actual["__tuple__"] if shape == "tuple" and isinstance(actual, dict) and "__tuple__" in actual else None
+  xs = _numbers(actual, shape)
   if xs is None: return f"expected a {shape} of floats"
   if len(xs) != len(items): return f"expected {len(items)} items, got {len(xs)}"
   wrong = [i for i, (x, d) in enumerate(zip(xs, items)) if not (_plain_float(x) and digest(["F", (x + 0.0).hex()], _at(s["salt"], i)) in d)]
@@ -147,8 +156,7 @@ def _exact_float_problem(actual:Any, s:dict) -> str|None:
 
 def _float_problem(actual:Any, s:dict) -> str|None:
   shape, items = s.get("shape"), s["buckets"]
-  xs = [actual] if shape is None else actual if shape == "list" and isinstance(actual, list) else \
-       actual["__tuple__"] if shape == "tuple" and isinstance(actual, dict) and "__tuple__" in actual else None
+  xs = _numbers(actual, shape)
   number = "int" if s.get("ints") else "float"
   if xs is None: return f"expected a {shape} of {number}s"
   if len(xs) != len(items): return f"expected {len(items)} items, got {len(xs)}"
