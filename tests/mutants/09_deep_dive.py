@@ -98,9 +98,9 @@ MUTANTS += [
      "old": "kernels < best[0]", "new": "kernels > best[0]"},
     {"name": "fastest_step: the two-piece way leaves the loss lazy", "target": "ans_step_plans",
      "old": "Tensor.realize(loss, *[p.grad for p in params])   #", "new": "Tensor.realize(*[p.grad for p in params])   #"},
-    {"name": "codegen_rule: puts the compiler back without finally (a block that raises leaves the rule in)", "target": "ans_codegen_rule",
-     "old": "    try:\n        with Context(PARALLEL=0):\n            yield\n    finally:\n",
-     "new": "    with Context(PARALLEL=0):\n        yield\n    if True:\n"},
+    # Not here: "codegen_rule puts the compiler back without finally". Caught by test_codegen_rule's "sources compiled
+    # after a block that raised" (run by hand), but it leaves tinygrad's compiler patched for every later cell of the
+    # session, which putting the solution's cell back does not undo: the control then fails (2026-12-03).
     {"name": "codegen_rule: PARALLEL set to 0 for good (not restored after the block)", "target": "ans_codegen_rule",
      "old": "        with Context(PARALLEL=0):\n            yield", "new": "        PARALLEL.value = 0\n        yield"},
     {"name": "LaunchLogger.remove: the cache put back, the wrapped runtime method left in place", "target": "ans_launch_logger",
