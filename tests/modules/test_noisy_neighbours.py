@@ -8,10 +8,12 @@ from autograder.core.assemble import assemble, read_notebook
 from autograder.core.course import REPO, notebook_path
 from autograder.core.module import Module
 from autograder.core.results import TestStatus
+from autograder.learner import selfcheck
 from autograder.learner.selfcheck import self_check
 from neighbours import noisy_neighbours
 
 pytestmark = pytest.mark.slow
+SLACK = 4             # wall-clock limits: two neighbours and the suite's other worker share the 2 cores with the kernel
 
 def finished(module:str, folder) -> "Path":
   """The released starter of `module` with the solution's answer cells and answer files, in `folder`."""
@@ -23,10 +25,15 @@ def finished(module:str, folder) -> "Path":
   return path
 
 @pytest.mark.parametrize("module,task", [("13_kernel_opts", None), ("12_llm_inference", "Task 8.2")])
-def test_a_finished_notebook_passes_its_self_check_beside_noisy_neighbours(module, task, tmp_path):
+def test_a_finished_notebook_passes_its_self_check_beside_noisy_neighbours(module, task, tmp_path, monkeypatch):
   """The whole of 13; of 12, the task whose two tests decide ratios of times (against the baseline Decoder and against
-  transformers on one thread): the rest of 12 grades counts and sanity bounds."""
+  transformers on one thread): the rest of 12 grades counts and sanity bounds. What is tested is the verdicts beside
+  a busy process per core, not the notebook's wall-clock limits: the suite's other worker runs beside it too (on
+  2026-12-03 a 622 s attack grading of 10 did, and 13's self-check ran out of its 240 s, 12's cell out of 120 s), so
+  the limits are scaled by SLACK here."""
   path = finished(module, tmp_path)
+  real = selfcheck.limits
+  monkeypatch.setattr(selfcheck, "limits", lambda nb: tuple(SLACK * x for x in real(nb)))
   with noisy_neighbours(): report = self_check(path, log=lambda *a: None, task=task)
   failing = [f"{t.id}: {t.status}: {t.message}" for t in report.tests if t.status != TestStatus.PASSED]
   assert report.tests and (task is None or all(t.task == task for t in report.tests)), [(t.id, t.task) for t in report.tests]
