@@ -35,8 +35,8 @@ def test_the_sandbox_hides_a_librarys_files_at_every_path(tmp_path):
   assert "numpy imported" in lines and "tinygrad imported" in lines, done
   assert "version None" in lines and "listing ['__init__.py']" in lines, done            # no metadata, no file of the library
 
-@needs_sandbox
-def test_a_forbidden_library_is_absent_from_the_learners_run_but_not_from_a_test_that_needs_it(tmp_path):
+def toy_forbidding_gguf(tmp_path):
+  """The toy course whose module forbids gguf, with test_square needing it (its input imports it)."""
   source = write_toy_course(tmp_path, modules=("01_toy",))
   def forbid(cells):
     for c in cells:
@@ -49,6 +49,11 @@ def test_a_forbidden_library_is_absent_from_the_learners_run_but_not_from_a_test
   nb = nbformat.read(str(path), as_version=4)
   nb.metadata["autograder"]["forbidden_libraries"] = ["gguf"]
   nbformat.write(nb, str(path))
+  return source
+
+@needs_sandbox
+def test_a_forbidden_library_is_absent_from_the_learners_run_but_not_from_a_test_that_needs_it(tmp_path):
+  source = toy_forbidding_gguf(tmp_path)
   assert main(["grade", str(source), "--source", str(source), "--json", str(tmp_path / "solution.json"), "--quiet"]) == 0
   solution = json.loads((tmp_path / "solution.json").read_text())["modules"][0]
   assert solution["score"] == solution["max_score"] == 5 and solution["flags"] == [], solution
@@ -99,16 +104,7 @@ def test_a_mutation_session_runs_the_tests_that_need_the_libraries_in_their_own_
   is hidden; a wrong answer whose test needs the library is caught there."""
   from autograder.authoring.mutants import run
   from autograder.core.module import Module
-  source = write_toy_course(tmp_path, modules=("01_toy",))
-  def forbid(cells):
-    for c in cells:
-      if grade_id(c) == "test_square": c.source = "import gguf\n" + c.source; c.metadata["autograder"] = {"needs_libraries": True}
-    return cells
-  edit(source, forbid)
-  path = source / "01_toy" / "01_toy.ipynb"
-  nb = nbformat.read(str(path), as_version=4)
-  nb.metadata["autograder"]["forbidden_libraries"] = ["gguf"]
-  nbformat.write(nb, str(path))
+  source = toy_forbidding_gguf(tmp_path)
   mutants = tmp_path / "01_toy.py"
   mutants.write_text('MUTANTS = [{"name": "double imports the library", "target": "ans_double", "old": "return 1 * x // 1 * 2", '
                      '"new": "import gguf\\n    return 1 * x // 1 * 2"},\n'
