@@ -89,6 +89,7 @@ def test_feedback_shows_hints_and_never_secrets():
   assert "Hint:" in md and "remember" in md and "Task 1.1" in md
   assert "<img" not in page and "<img" not in md and "onerror" in page      # the text stays, inert
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_grade_all_exits_nonzero_and_names_a_learner_whose_grading_failed(tmp_path):
   """Issue 33, finding 4: grade-all exited 0 with a learner at grader_error. Now it names them and exits 1 (the
   gradebook is written all the same), and a report left by an earlier run never stands for a run that did not finish."""

@@ -1,6 +1,7 @@
 """The class leaderboard (issue 45 item 4): figures a test records with record_metric reach the grading report, and
 `autograder leaderboard` ranks them; a metric never changes a score."""
 import json
+import pytest
 from autograder.classroom.leaderboard import board, entries, leaderboard, pseudonym
 from autograder.core.results import Observation, TestStatus
 from autograder.core.verdict import metrics
@@ -44,6 +45,7 @@ def test_the_command(tmp_path):
   assert done.returncode == 0 and "  1. ada" in done.stdout and "cyd" not in done.stdout.splitlines()[0], done.stdout
   assert cli("leaderboard", tmp_path / "nowhere").returncode == 2
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_a_metric_travels_from_a_test_cell_to_the_report(tmp_path):
   """A toy test that records double(21) / 21 as a metric: graded, the report holds the learner's figure; the score is
   the test's checks' alone."""

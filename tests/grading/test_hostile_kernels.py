@@ -43,6 +43,7 @@ def tree_hash(folder:Path) -> str:
     if p.is_file(): h.update(str(p.relative_to(folder)).encode()); h.update(p.read_bytes())
   return h.hexdigest()
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_symlinked_answers_are_missing_never_followed(tmp_path, course):
   source, submission = course
   nb = submission / "01_toy" / "01_toy.ipynb"
@@ -71,6 +72,7 @@ def test_answer_code_cannot_change_the_trusted_source_or_the_reference(tmp_path,
   assert tree_hash(source) == before
   assert by_module(report)["01_toy"]["score"] == 6 and by_module(report)["02_toy"]["score"] == 6
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 @needs_sandbox
 def test_the_kernel_cannot_stop_or_kill_the_grader(tmp_path, course):
   source, submission = course
@@ -111,6 +113,7 @@ def test_processes_started_by_the_kernel_do_not_outlive_it(tmp_path, course):
   for pid in left: os.kill(int(pid), signal.SIGKILL)
   assert not left, "a process the kernel started is still running"
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_a_wrecked_working_folder_or_a_warning_on_stderr_costs_nothing(tmp_path, course):
   """Two attacks in one grading (a kernel start less each): 01's answer wrecks its working folder, 02's writes a
   warning and debug output on stderr. Each module is the other's bystander: both still get their 6 points."""
@@ -175,6 +178,7 @@ def test_an_output_flood_does_not_fill_the_graders_memory(tmp_path, course):
   assert m["02_toy"]["score"] == 6 and m["01_toy"]["status"] in ("graded", "timeout")
   assert int(peak.read_text().split()[-1]) < 1_500_000, "the grader kept the flood in memory (peak RSS in KB)"
 
+@pytest.mark.slow                 # over 4 s: the fast tier stays under 2 minutes (make test runs it)
 def test_a_long_temporary_folder_does_not_keep_the_kernel_from_starting(tmp_path, course):
   """The kernel talks over unix sockets in the run's folder, and a socket path holds 108 bytes at most: under a long
   TMPDIR the grader puts its runs in /tmp instead of waiting for a kernel that cannot connect."""
