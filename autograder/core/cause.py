@@ -125,26 +125,31 @@ def visible_source(source:str) -> str:
   hidden = hidden_lines(source)
   return "\n".join("" if n in hidden else line for n, line in enumerate(source.splitlines(), 1))
 
-def task_uses(nb:NotebookNode) -> dict[int, dict[str, str]]:
+def task_uses(nb:NotebookNode, trusted:NotebookNode|None=None) -> dict[int, dict[str, str]]:
   """For each test cell (by index), the other tasks whose answers its visible lines use: {task: function}. A name
-  carries the tasks of the answers its statement read, until a statement stores it again."""
+  carries the tasks of the answers its statement read, until a statement stores it again; an answer function carries
+  what its own cell uses of other tasks' answers, so a test of plan_formats is not told about what choose_format, of
+  the same task, calls. `nb` is the notebook as run (the learner's answers: what their code uses, not what the
+  solution's does); `trusted`, its source with the same cells: only the answer functions it defines are named."""
   tasks = cell_tasks(nb)
-  producers: dict[str, dict[str, str]] = {}       # name -> {task: the answer function behind it}
-  own_uses: dict[str, dict[str, str]] = {}        # task -> what its answer cells use of other answers
+  producers: dict[str, dict[str, str]] = {}       # name -> {task: the answer function behind it, and what that one uses}
   out = {}
   for i, cell in enumerate(nb.cells):
     if cell.cell_type != "code": continue
     task = tasks.get(i, "")
+    answers = defined_names((trusted or nb).cells[i].source) & defined_names(cell.source) if is_answer(cell) else set()
     everything: dict[str, str] = {}
     for loads, stores in _statements(visible_source(cell.source) if is_test(cell) else cell.source):
       used = {t: f for name in loads for t, f in producers.get(name, {}).items()}
       everything.update(used)
       for name in stores:
-        if is_answer(cell) and name in defined_names(cell.source): producers[name] = {task: name} if task else {}
+        if name in answers: producers[name] = {task: name} if task else {}
         elif used: producers[name] = dict(used)
         else: producers.pop(name, None)
-    if is_answer(cell): own_uses.setdefault(task, {}).update({t: f for t, f in everything.items() if t != task})
-    elif is_test(cell): out[i] = {t: f for t, f in {**own_uses.get(task, {}), **everything}.items() if t and t != task}
+    if answers:
+      deps = {t: f for t, f in everything.items() if t != task}
+      for name in answers: producers[name] = {**deps, **producers.get(name, {})}
+    elif is_test(cell): out[i] = {t: f for t, f in everything.items() if t and t != task}
   return out
 
 def uses_note(uses:dict[str, str], failing:set[str]) -> str:
@@ -164,15 +169,17 @@ def run_cause(nb:NotebookNode, index:int, run) -> str:
   tb = reply.get("traceback") if isinstance(reply.get("traceback"), list) else []
   return error_cause(nb, index, learner_error(str(reply.get("ename", "Error"))), frames(tb, run.execution_counts)) or ""
 
-def explain(tests:list[TestResult], causes:dict[str, str], source:NotebookNode, failing_elsewhere:set[str]=frozenset()):
+def explain(tests:list[TestResult], causes:dict[str, str], source:NotebookNode, failing_elsewhere:set[str]=frozenset(),
+            trusted:NotebookNode|None=None):
   """The messages of failing tests, the same in grading and self-check: a test whose error came from another task's
   function says which (instead of the bare error), a stub of its own says it is not attempted, and a failing test
   that uses other tasks' answers says so. `tests` are results (changed in place), `causes` the run's causes by test
-  id, `failing_elsewhere` tasks known to fail that these results do not hold (a check of one task)."""
+  id, `failing_elsewhere` tasks known to fail that these results do not hold (a check of one task). `source` is the
+  notebook as run (the learner's answers), `trusted` its source where the two differ (see task_uses)."""
   broken = (TestStatus.FAILED, TestStatus.ERROR)
   if not any(t.status in broken for t in tests): return
   index = {grade_id(c): i for i, c in enumerate(source.cells) if is_test(c)}
-  uses = task_uses(source)
+  uses = task_uses(source, trusted)
   failing = {t.task or "" for t in tests if t.status in UNFINISHED} | set(failing_elsewhere)
   for t in tests:
     if t.status not in broken: continue

@@ -85,7 +85,7 @@ def grade_module(module:Module, submission_root:Path, on_cell=None) -> ModuleRes
                    got.get(grade_id(c), missing), got.get(grade_id(c), missing).message, redact, known, shown)
              for c in source.cells if is_test(c)]
     for t in tests: t.metrics = metrics(ref.tests[t.id].observations, got[t.id].observations) if t.id in ref.tests and t.id in got else None
-    explain(tests, {k: v.cause for k, v in got.items()}, source)     # causes, told as the self-check does
+    explain(tests, {k: v.cause for k, v in got.items()}, assembled, trusted=source)     # causes, told as the self-check does
     for t in tests: t.message = redact(t.message)
     hinted = collect_hints(source)
     hints = {grade_id(c): hint(c, hint_pointer(module.name, titles.get(grade_id(c), "")) if titles.get(grade_id(c)) in hinted else "") for c in source.cells if is_test(c)}

@@ -251,7 +251,7 @@ def self_check(path:Path, log=print, task:str|None=None) -> ModuleResult:
             for i, r in zip(tests, results) if r.status in (TestStatus.FAILED, TestStatus.ERROR) and r.ename != "CheckFailed"}
   elsewhere = {t["task"] for t in (load_last(path.parent) or {}).get("tests", {}).values()
                if t.get("status") not in (TestStatus.PASSED, TestStatus.SKIPPED, None)} if task else set()   # a task's check knows the others from the last check
-  explain(results, causes, nb, elsewhere)                  # worded as grading words them
+  explain(results, causes, nb, elsewhere, trusted=starter)   # worded as grading words them
   first_open = None
   for index, result in zip(tests, results):
     if result.status not in (TestStatus.PASSED, TestStatus.SKIPPED): first_open = first_open or result.task or result.id

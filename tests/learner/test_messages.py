@@ -91,3 +91,26 @@ def test_a_loop_variable_does_not_carry_another_tasks_answer_into_a_test():
     new_code_cell("check(guard(len)(name) == 1, name)", metadata=meta("test_reads_name", grade=True, points=1)),   # 5 reads the demo's name
     new_code_cell("for name in ['a', 'b']:\n    check(guard(len)(name) == 1, name)", metadata=meta("test_guard", grade=True, points=1))])
   assert task_uses(nb)[5] == {"Task 1.1": "report"} and task_uses(nb)[6] == {}
+
+def test_a_test_is_told_about_the_answers_its_own_function_uses_in_the_learners_code():
+  """Module 10's test_plan_formats said "it uses q8_0_dequantize (Task 5.1), dequantize_int8 (Task 4.1)": the
+  solution's choose_format, of the same task, calls them, plan_formats does not; and 02's test_my_conv2d named
+  as_strided (Task 3.2) because the solution's my_conv2d calls it, a method the learner's own code may not use.
+  What a test is told follows the functions it calls, as the learner wrote them."""
+  import copy
+  from nbformat.v4 import new_notebook, new_code_cell, new_markdown_cell
+  from autograder.core.cause import task_uses
+  from toy_course import meta
+  solution = new_notebook(cells=[
+    new_markdown_cell("**Task 1.1**"), new_code_cell("def quantize(x):\n    return round(x)", metadata=meta("ans_quantize", solution=True)),
+    new_markdown_cell("**Task 2.1**"), new_code_cell("def choose(x):\n    return quantize(x)", metadata=meta("ans_choose", solution=True)),
+    new_code_cell("def plan(t):\n    return sorted(t)", metadata=meta("ans_plan", solution=True)),
+    new_code_cell("check(choose(2.4) == 2)", metadata=meta("test_choose", grade=True, points=1)),      # 5
+    new_code_cell("check(plan([2, 1]) == [1, 2])", metadata=meta("test_plan", grade=True, points=1))])  # 6
+  uses = task_uses(solution)
+  assert uses[5] == {"Task 1.1": "quantize"} and uses[6] == {}
+  learners = copy.deepcopy(solution)
+  learners.cells[3].source = "def choose(x):\n    return int(x + 0.5)\ndef helper_with_a_message_in_its_name(): pass"
+  assert task_uses(learners, solution)[5] == {}                  # their choose calls no other task's answer
+  learners.cells[4].source = "def plan(t):\n    return sorted(quantize(v) for v in t)"
+  assert task_uses(learners, solution)[6] == {"Task 1.1": "quantize"}
