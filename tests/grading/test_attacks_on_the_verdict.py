@@ -20,7 +20,7 @@ from autograder.core.runs import reference
 from autograder.authoring.lint import observes_hidden, parse
 from autograder.core.transform import hidden_text, prepare, RECORDER
 from neighbours import load_lock
-from attacks import SOLUTIONS, needs_sandbox, rules, submit, trimmed
+from attacks import SOLUTIONS, needs_sandbox, rules, submit
 
 
 def by_id(result): return {t["id"]: t for t in result["tests"]}
@@ -67,10 +67,12 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
 @pytest.mark.parametrize("module", list(STORED))
 def test_a_forbidden_function_called_through_a_stored_reference_earns_nothing(tmp_path, module):
   """Before: 03 +5 (its backward rules on tinygrad's own autograd; since its rewrite: minimum/hardtanh/elu/min/softmax), 02 +2 (Tensor.dot in my_matmul,
-  now Tensor.conv2d in my_conv2d), 06 +2 (rms_norm_backward by autograd)."""
+  now Tensor.conv2d in my_conv2d), 06 +2 (rms_norm_backward by autograd). Graded whole: a copy cut to the attacked
+  tests took a reference run of its own (27-56 s each), the whole module's is the suite's (the starter's other tests
+  end at their stubs)."""
   answer, code, tests = STORED[module]
   with load_lock():          # graded beside 13's noisy self-check (full run of 2026-12-02) it made a third process per core
-    result = to_json(grade_module(trimmed(tmp_path, module, tests), submit(tmp_path, code, answer, module=module)))   # only the attacked tests run
+    result = to_json(grade_module(Module(module, SOLUTIONS), submit(tmp_path, code, answer, module=module)))   # the module's own reference, shared with the suite
   got = by_id(result)
   assert all(got[t]["score"] == 0 for t in tests), [(t, got[t]["status"], got[t]["message"]) for t in tests]
   assert "forbidden function" in rules(result), result["flags"]
