@@ -1,7 +1,9 @@
 """Release: write the learner starters in `projects/` from `solutions/` with nbgrader's generate_assignment, then clear
-the solution regions of answer files (starter scripts), which nbgrader copies as they are."""
+the solution regions of answer files (starter scripts), which nbgrader copies as they are. A module is written in a
+staging folder beside the release folder and put in place by a rename when it is whole: an export or a self-check
+during a release sees the old module or the new one, never half of one (nbgrader empties the folder it writes first)."""
 from __future__ import annotations
-import filecmp, json, logging, shutil, tempfile
+import filecmp, json, logging, os, shutil, tempfile
 from pathlib import Path
 from traitlets.config import Config
 from nbgrader.converters import GenerateAssignment
@@ -42,9 +44,23 @@ def cut_oracle(module:Module, released:Path) -> dict:
   else: target.unlink(missing_ok=True)
   return observed
 
+STAGING = ".release-staging-"                         # the prefix of a module's staging folder, beside the release folder
+
 def release_module(module:Module, release_root:Path) -> dict:
   """Release one module; returns the reference's observation behind each value shipped in EXPECTED_FILE (ship's third
   result; empty when nothing ships)."""
+  release_root = Path(release_root).resolve()
+  release_root.mkdir(parents=True, exist_ok=True)
+  staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{module.name}-", dir=release_root.parent))   # the same file system: a rename
+  try:
+    observed = _release_into(module, staging)
+    target, old = release_root / module.name, staging / "replaced"
+    if target.exists(): os.rename(target, old)
+    os.rename(staging / module.name, target)
+  finally: shutil.rmtree(staging, ignore_errors=True)
+  return observed
+
+def _release_into(module:Module, release_root:Path) -> dict:
   observed = {}
   source = json.loads(module.path.read_text())
   if (bad := settings_problems(source)):               # a typo such as `skip_grade` would grade a demo cell in silence
