@@ -93,20 +93,21 @@ def parts_of(prepared, assembled) -> list[tuple[object, bool]]:
   return out
 
 def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_cell=None, seed_db:Path|None=None,
-               errors:list|None=None) -> tuple[dict[str, Outcome], RunStatus, str, str]:
+               errors:list|None=None, start_db:Path|None=None) -> tuple[dict[str, Outcome], RunStatus, str, str]:
   """Run the assembled notebook `nb` (prepared for a learner or for the reference run) in a sandbox holding a working
   copy of the module, with the learner's `files` (see assemble.Submission; None: the source's own), under the
   module's resource limits (see core/limits.py). Isolated tests run first, in a kernel of their own. Returns (the outcome
   of each test by id, the run's status, its message (of a completed run: a note, or ""), the sandbox used). `seed_db`: the tinygrad cache a learner's run starts from (the one
   the reference run left, so that BEAM searches and compiles the reference did are found again); a reference run
   writes its cache there. `errors`, a list: gets {"cell", "error"} for each cell other than a test that raised (the
-  canary's set-up failures)."""
+  canary's set-up failures). `start_db`: where a reference run's cache starts instead of the trusted one (see
+  reference)."""
   settings = module.settings
   prepared = prepare(nb, learner=learner)
   ok, why = sandbox.available()
   outcomes, status, message, note = {}, RunStatus.COMPLETED, "", ""
   for part, hidden in parts_of(prepared, nb):
-    seed = seed_db if learner and seed_db is not None and seed_db.is_file() else tinygrad_cache()
+    seed = seed_db if learner and seed_db is not None and seed_db.is_file() else start_db if start_db is not None and start_db.is_file() else tinygrad_cache()
     with run_folder(module, files, seed, sandboxed=ok) as (run_dir, workdir, env):
       allowed = Limits.of(settings) if learner else Limits.of(settings).scaled(REFERENCE_SLACK)
       prefix = sandbox_prefix(run_dir, workdir, settings, allowed, learner, libraries=hidden) if ok else []
@@ -182,7 +183,9 @@ def reference(module:Module, on_cell=None, visible:bool=False) -> ReferenceRun:
       for cell in source.cells:
         if is_test(cell): cell.source = without_hidden(cell.source)
     start = time.monotonic()
-    tests, status, message, _ = run_module(assemble(source, source), module, None, learner=False, on_cell=on_cell, seed_db=path.with_suffix(".db"))
+    twin = folder / f"{module.name}{device_tag()}-{module_key(module)}{'' if visible else '-visible'}.db"   # the other run of this version
+    tests, status, message, _ = run_module(assemble(source, source), module, None, learner=False, on_cell=on_cell, seed_db=path.with_suffix(".db"),
+                                           start_db=twin)     # its compiles and BEAM searches, when the suite's other worker made them
     result = ReferenceRun(status, message, round(time.monotonic() - start, 2), tests, str(path.with_suffix(".db")))
     if result.clean:
       tmp = path.with_suffix(".tmp")                       # only a clean reference is kept: a slow machine must not poison the cache
