@@ -190,3 +190,32 @@ MUTANTS.append({"name": "Net answers slices of 1,000 images from tables of the p
                        "    def __call__(self, x):\n        x = self.bn1(self.conv1(x).contiguous()).relu().max_pool2d()\n"
                        "        x = self.bn2(self.conv2(x).contiguous()).relu().max_pool2d()\n        return self.fc(x.flatten(1))\n",
                 "new": _label_table_net(), "tests": ["test_accuracy_98", "test_accuracy_99"]})
+
+# Issue 46, module rewrite (r04): Task 1.1's `direct` is a decision the contract no longer spells out (the rule is in
+# the hints), and Task 5.1's `choose_searches` (which kernels to search within a budget of search seconds) is graded
+# by the net saving of the choice against the best any choice reaches, on hand-made and random sets of kernels.
+MUTANTS += [
+    {"name": "batch_source calls a gather direct only when it moves at most twice the copy's bytes", "target": "ans_batch_source",
+     "old": "out[\"direct\"] = out[\"gather\"][\"bytes\"] < 10 * out[\"copy\"][\"bytes\"]",
+     "new": "out[\"direct\"] = out[\"gather\"][\"bytes\"] <= 2 * out[\"copy\"][\"bytes\"]"},
+    {"name": "batch_source calls a gather direct when it runs one kernel", "target": "ans_batch_source",
+     "old": "out[\"direct\"] = out[\"gather\"][\"bytes\"] < 10 * out[\"copy\"][\"bytes\"]",
+     "new": "out[\"direct\"] = out[\"gather\"][\"kernels\"] == 1"},
+    {"name": "choose_searches takes kernels greedily by net saving per search second", "target": "ans_choose_searches",
+     "old": "    best = {0: (0, ())}",
+     "new": "    picked, spent = [], 0\n"
+            "    gains = [(steps * k[\"count\"] * (k[\"default_us\"] - k[\"beam_us\"]) - 1_000_000 * k[\"search_s\"], k) for k in kernels]\n"
+            "    for gain, k in sorted(gains, key=lambda g: -g[0] / max(g[1][\"search_s\"], 0.5)):\n"
+            "        if gain > 0 and spent + k[\"search_s\"] <= budget_s: picked.append(k[\"name\"]); spent += k[\"search_s\"]\n"
+            "    return picked\n"
+            "    best = {0: (0, ())}"},
+    {"name": "choose_searches ignores how often a kernel runs per step", "target": "ans_choose_searches",
+     "old": "gain = steps * k[\"count\"] * (", "new": "gain = steps * ("},
+    {"name": "choose_searches leaves the search's cost out of the saving", "target": "ans_choose_searches",
+     "old": "gain = steps * k[\"count\"] * (k[\"default_us\"] - k[\"beam_us\"]) - 1_000_000 * k[\"search_s\"]",
+     "new": "gain = steps * k[\"count\"] * (k[\"default_us\"] - k[\"beam_us\"])"},
+    {"name": "choose_searches never spends the whole budget (< instead of <=)", "target": "ans_choose_searches",
+     "old": "if total <= budget_s and (", "new": "if total < budget_s and ("},
+    {"name": "choose_searches ignores the budget", "target": "ans_choose_searches",
+     "old": "if total <= budget_s and (", "new": "if ("},
+]
