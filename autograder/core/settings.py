@@ -23,7 +23,7 @@ KEYS = {k.name: k for k in [
   Key("limits", "limits", {}, "notebook", "resources of a learner's run: memory_mb, disk_mb, tmp_mb, processes, cpu_seconds"),
   Key("learner_files", "names", [], "notebook", "files of the module folder taken from the learner's (a checkpoint); never released"),
   Key("hide_data", "names", [], "notebook", "files under data/ that a learner's run cannot read and the learner repository leaves out"),
-  Key("allow_flags", "names", [], "notebook", "flag rules the module's tasks need (module 07's backend runs clang: 'runs programs')"),
+  Key("allow_flags", "names", [], "notebook", "flag rules the module's tasks need, whole (module 07's backend runs clang: 'runs programs') or one finding ('introspection: imports pickle')"),
   Key("forbidden_libraries", "names", [], "notebook", "libraries (import names: 'torch', 'tinygrad.llm.gguf') the answers may not use: a learner's run does not have their files"),
   Key("skip_grading", "bool", False, "cell", "a code cell that only teaches (a chart, a long demo): left out of both grading runs"),
   Key("isolated", "bool", False, "cell", "a test cell graded in a kernel of its own, where no answer cell ran"),
