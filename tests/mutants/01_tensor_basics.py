@@ -3,7 +3,13 @@
 
 MUTANTS = [
     {"name": "make_tensors: full ignores the dtype argument", "target": "ans_make_tensors",
-     "old": '"full": Tensor.full(tuple(shape), fill_value, dtype=dtype),', "new": '"full": Tensor.full(tuple(shape), fill_value),'},
+     "old": '"full": Tensor.full(tuple(shape), value, dtype=dtype),', "new": '"full": Tensor.full(tuple(shape), value),'},
+    {"name": "make_tensors: the fill value not saturated (tinygrad's conversion wraps it)", "target": "ans_make_tensors",
+     "old": "    value = min(max(fill_value, lo), hi)\n", "new": "    value = fill_value\n"},
+    {"name": "make_tensors: a float dtype saturated to its min and max (infinite)", "target": "ans_make_tensors",
+     "old": "    if dtypes.is_int(dtype): lo, hi = dtype.min, dtype.max\n", "new": "    if True: lo, hi = dtype.min, dtype.max\n"},
+    {"name": "make_tensors: only the upper end saturated", "target": "ans_make_tensors",
+     "old": "    value = min(max(fill_value, lo), hi)\n", "new": "    value = min(fill_value, hi)\n"},
     {"name": "find_draw: drawn in float32 whatever the target's dtype", "target": "ans_make_random",
      "old": "getattr(Tensor, kind)(*target.shape, dtype=dt)", "new": "getattr(Tensor, kind)(*target.shape)"},
     {"name": "find_draw: drawn in float32, then cast to the target's dtype", "target": "ans_make_random",
