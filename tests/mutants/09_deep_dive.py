@@ -138,3 +138,39 @@ MUTANTS += [
     {"name": "rule_effect: ops_before and ops_after swapped", "target": "ans_rule_effect",
      "old": '"ops_before": ops_before, "ops_after": ops_after', "new": '"ops_before": ops_after, "ops_after": ops_before'},
 ]
+
+# Issue 46, second rewrite: Task 2.3's check that the rule is in place (and gone) is by what tinygrad compiles, not by
+# which function is bound (the set-up cell no longer names the patch target); Task 4.1's docstring states the figures,
+# not the calls.
+MUTANTS += [
+    {"name": "rule_effect: the rule installed for both measurements ('before' inside codegen_rule too)", "target": "ans_rule_effect",
+     "old": "    t_before, k_before, ops_before, before = measure()\n    with codegen_rule(pm):\n        t_after, k_after, ops_after, after = measure()",
+     "new": "    with codegen_rule(pm):\n        t_before, k_before, ops_before, before = measure()\n        t_after, k_after, ops_after, after = measure()"},
+    {"name": "rule_effect: 'after' measured once the block has ended (the rule gone)", "target": "ans_rule_effect",
+     "old": "    with codegen_rule(pm):\n        t_after, k_after, ops_after, after = measure()",
+     "new": "    with codegen_rule(pm):\n        pass\n    t_after, k_after, ops_after, after = measure()"},
+    {"name": "jit_savings: overhead_jit as eager - jit (the saving, not the replay's overhead)", "target": "ans_jit_savings",
+     "old": '"overhead_jit": jit - kernel', "new": '"overhead_jit": eager - jit'},
+    {"name": "jit_savings: speedup as jit / eager", "target": "ans_jit_savings",
+     "old": '"speedup": eager / jit', "new": '"speedup": jit / eager'},
+    {"name": "jit_savings: kernels and kernel time logged over all the timed replays, not one", "target": "ans_jit_savings",
+     "old": "    jit = median_time(jitted, warmup, repeats)\n    with LaunchLogger() as log:\n        jitted()\n",
+     "new": "    with LaunchLogger() as log:\n        jit = median_time(jitted, warmup, repeats)\n"},
+    {"name": "jit_savings: the plain step timed with median_time's own warmup and repeats", "target": "ans_jit_savings",
+     "old": "    eager = median_time(step, warmup, repeats)", "new": "    eager = median_time(step)"},
+]
+# Issue 46, second rewrite: Task 1.1 also says which of the tensors each kernel computes ("writes"), which no line of
+# tinygrad's source holds: the learner finds how a kernel call meets the rewired tensors.
+MUTANTS += [
+    {"name": "trace_pipeline: writes compares the tensor's UOp, not its base (a view's tensor missed)", "target": "ans_trace",
+     "old": "t.uop.base is c.src[1]]", "new": "t.uop is c.src[1]]"},
+    {"name": "trace_pipeline: writes lists every tensor whose buffer the kernel touches (its inputs too)", "target": "ans_trace",
+     "old": "t.uop.base is c.src[1]]", "new": "t.uop.base in c.src[1:]]"},
+    {"name": "trace_pipeline: writes keeps only the first tensor of each kernel", "target": "ans_trace",
+     "old": "t.uop.base is c.src[1]] for c in kernel_calls]", "new": "t.uop.base is c.src[1]][:1] for c in kernel_calls]"},
+    {"name": "trace_pipeline: writes taken before the schedule (the tensors not rewired yet: every list empty)", "target": "ans_trace",
+     "old": "    schedule, var_vals = tensors[0].linear_with_vars(*tensors[1:])\n    kernel_calls = [c for c in schedule.src if c.src[0].op is Ops.SINK]\n    asts = [c.src[0] for c in kernel_calls]\n    writes = [[i for i, t in enumerate(tensors) if t.uop.base is c.src[1]] for c in kernel_calls]",
+     "new": "    pre = [t.uop.base for t in tensors]\n    schedule, var_vals = tensors[0].linear_with_vars(*tensors[1:])\n    kernel_calls = [c for c in schedule.src if c.src[0].op is Ops.SINK]\n    asts = [c.src[0] for c in kernel_calls]\n    writes = [[i for i, t in enumerate(pre) if t is c.src[1]] for c in kernel_calls]"},
+    {"name": "trace_pipeline: writes numbered from 1", "target": "ans_trace",
+     "old": "[[i for i, t in enumerate(tensors) if", "new": "[[i + 1 for i, t in enumerate(tensors) if"},
+]
