@@ -160,10 +160,13 @@ MUTANTS = [
      "old": "w = (self.q.cast(dtypes.float32) * self.scale.cast(dtypes.float32))", "new": "w = (self.q.cast(dtypes.float32) / 127)"},
     # Task 7.2
     {"name": "choose_quantized quantizes every kind whatever the budget (the old quantize_model)", "target": "ans_choose_quantized",
-     "old": "for kind in KINDS if alone[kind] <= max_drift)", "new": "for kind in KINDS)"},
+     "old": "(p for p in every if judged[p] <= max_drift)", "new": "(p for p in every)"},
     {"name": "choose_quantized takes only the kind of smallest drift within each budget", "target": "ans_choose_quantized",
-     "old": "    plans = [sorted(kind for kind in KINDS if alone[kind] <= max_drift) for max_drift in budgets]\n",
-     "new": "    plans = [sorted([min(KINDS, key=alone.get)] if alone[min(KINDS, key=alone.get)] <= max_drift else []) for max_drift in budgets]\n"},
+     "old": "for max_drift in budgets]\n    return", "new": "for max_drift in budgets]\n    plans = [sorted([min(KINDS, key=alone.get)] if alone[min(KINDS, key=alone.get)] <= max_drift else []) for max_drift in budgets]\n    return"},
+    {"name": "choose_quantized keeps the kinds that each fit the budget alone (the plan's own drift never judged: not sound)", "target": "ans_choose_quantized",
+     "old": "for max_drift in budgets]\n    return", "new": "for max_drift in budgets]\n    plans = [sorted(kind for kind in KINDS if alone[kind] <= max_drift) for max_drift in budgets]\n    return"},
+    {"name": "choose_quantized ranks the plans by the number of kinds, not by their bytes", "target": "ans_choose_quantized",
+     "old": "key=lambda p: (sum(size[k] for k in p), -judged[p])", "new": "key=lambda p: (len(p), -judged[p])"},
     {"name": "choose_quantized measures the drift as the largest absolute difference (not relative to the logits)", "target": "ans_choose_quantized",
      "old": "float(np.abs(measured[kinds] - measured[()]).max() / np.abs(measured[()]).max())", "new": "float(np.abs(measured[kinds] - measured[()]).max())"},
     {"name": "choose_quantized measures the drift at the last position only", "target": "ans_choose_quantized",
@@ -171,9 +174,9 @@ MUTANTS = [
     {"name": "choose_quantized reports a plan's drift as the largest drift of its kinds alone (the plan never run)", "target": "ans_choose_quantized",
      "old": '"plan_drift": [drift(plan) for plan in plans]', "new": '"plan_drift": [max([alone[kind] for kind in plan], default=0.0) for plan in plans]'},
     {"name": "choose_quantized plans the budgets in sorted order, not in the order given", "target": "ans_choose_quantized",
-     "old": "for max_drift in budgets]", "new": "for max_drift in sorted(budgets)]"},
+     "old": "             for max_drift in budgets]", "new": "             for max_drift in sorted(budgets)]"},
     {"name": "choose_quantized never quantizes the output head (kept in float32 whatever the budget)", "target": "ans_choose_quantized",
-     "old": "if alone[kind] <= max_drift)", "new": "if alone[kind] <= max_drift and kind != \"output\")"},
+     "old": "(p for p in every if judged[p] <= max_drift)", "new": "(p for p in every if judged[p] <= max_drift and \"output\" not in p)"},
     {"name": "choose_quantized rounds the weights through float16 instead of Q8_0", "target": "ans_choose_quantized",
      "old": "        return Tensor(gguf.quants.dequantize(gguf.quants.quantize(a, q8), q8).reshape(a.shape)).realize()",
      "new": "        return Tensor(a.astype(np.float16).astype(np.float32)).realize()"},
@@ -267,4 +270,24 @@ MUTANTS += [
      "old": '"share": batch / step_s / bound}', "new": '"share": bound / (batch / step_s)}'},
     {"name": "memory_bound_share copies a float32 array of the step's bytes in elements (4 times too large)", "target": "ans_memory_bound_share",
      "old": "src = np.ones(-(-step_bytes // 4), np.float32)", "new": "src = np.ones(step_bytes, np.float32)"},
+]
+MUTANTS += [
+    # Task 5.2 (issue 46: the docstring a contract, the replay check of the real clock hidden)
+    {"name": "measure_decode calls a round warm when it compiled nothing (its steps' replays not asked)", "target": "ans_measure_decode",
+     "old": "return marks, np.stack(tokens, axis=1), replays and len(to_program_cache) == compiled", "new": "return marks, np.stack(tokens, axis=1), len(to_program_cache) == compiled"},
+    {"name": "measure_decode warms up for a fixed two rounds", "target": "ans_measure_decode",
+     "old": "        if round_(False)[2]: break", "new": "        round_(False)\n        if warmup == 2: break"},
+    {"name": "measure_decode reads the clock after the prefill before its token is read back", "target": "ans_measure_decode",
+     "old": "        token = decoder.prefill(prompt).argmax(-1).numpy()\n        if timed: marks.append(clock())\n",
+     "new": "        logits = decoder.prefill(prompt)\n        if timed: marks.append(clock())\n        token = logits.argmax(-1).numpy()\n"},
+    # Task 6.2
+    {"name": "generate takes the prefill's token greedily (only the steps sampled)", "target": "ans_generate",
+     "old": "    tokens = [draw(decoder.prefill(prompt))]", "new": "    tokens = [decoder.prefill(prompt).argmax(-1).numpy()]"},
+    {"name": "generate draws the uniforms of a token with a generator made from the seed and the token's index", "target": "ans_generate",
+     "old": "    def draw(logits): return sample(logits, Tensor(rng.random(batch).astype(np.float32)), temperature, top_k, top_p).numpy()",
+     "new": "    def draw(logits, j=[0]):\n        j[0] += 1\n        return sample(logits, Tensor(np.random.default_rng(seed + j[0]).random(batch).astype(np.float32)), temperature, top_k, top_p).numpy()"},
+    # Task 8.2 (issue 46: a hidden case of the comparison with transformers)
+    {"name": "FastDecoder's prefill writes the first row's token into every row", "target": "ans_fast_decoder",
+     "old": "        self.token.assign(logits.argmax(-1).reshape(self.batch, 1)).realize()\n        return self.view\n",
+     "new": "        self.token.assign(logits.argmax(-1)[:1].reshape(1, 1).expand(self.batch, 1)).realize()\n        return self.view\n"},
 ]
