@@ -67,12 +67,12 @@ MUTANTS += [
 
 # Issue 34, item 3: the decision of Task 3.1 (realize_order).
 MUTANTS += [
-    {"name": "realize_order realizes the loss with the update in both orders", "target": "ans_make_train_step",
-     "old": "if order == \"with\": loss.realize(*opt.schedule_step())\n                else: opt.step()",
+    {"name": "realize_order realizes the loss with the update in every order", "target": "ans_make_train_step",
+     "old": "if order == \"before\": loss.realize(); opt.step()\n                elif order == \"with\": loss.realize(*opt.schedule_step())\n                else: opt.step()",
      "new": "loss.realize(*opt.schedule_step())"},
-    {"name": "realize_order trains the same model in both orders", "target": "ans_make_train_step",
-     "old": "    for order in (\"with\", \"after\"):\n        model = make_model()",
-     "new": "    shared = make_model()\n    for order in (\"with\", \"after\"):\n        model = shared"},
+    {"name": "realize_order trains the same model in every order", "target": "ans_make_train_step",
+     "old": "    for order in (\"before\", \"with\", \"after\"):\n        model = make_model()",
+     "new": "    shared = make_model()\n    for order in (\"before\", \"with\", \"after\"):\n        model = shared"},
     {"name": "realize_order counts the kernels from the start of the run, not of each step", "target": "ans_make_train_step",
      "old": "        for _ in range(steps):\n            before = GlobalCounters.kernel_count\n",
      "new": "        before = GlobalCounters.kernel_count\n        for _ in range(steps):\n"},
@@ -218,4 +218,20 @@ MUTANTS += [
      "old": "if total <= budget_s and (", "new": "if total < budget_s and ("},
     {"name": "choose_searches ignores the budget", "target": "ans_choose_searches",
      "old": "if total <= budget_s and (", "new": "if ("},
+]
+
+# Issue 46, Task 3.1 rewritten (r04): realize_order measures three orders (before, with, after the update) and
+# make_train_step's contract is the outcome: the loss before the update, in the fewest kernels any such order runs.
+MUTANTS += [
+    {"name": "train step realizes the loss before the update (the right loss, more kernels)", "target": "ans_make_train_step",
+     "old": "return loss.realize(*opt.schedule_step())", "new": "loss.realize(); opt.step()\n            return loss"},
+    {"name": "train step reads the loss as a float before the update (the right loss, more kernels)", "target": "ans_make_train_step",
+     "old": "return loss.realize(*opt.schedule_step())", "new": "value = loss.item(); opt.step()\n            return Tensor(value).realize()"},
+    {"name": "realize_order realizes the loss with the update in its before order", "target": "ans_make_train_step",
+     "old": "if order == \"before\": loss.realize(); opt.step()", "new": "if order == \"before\": loss.realize(*opt.schedule_step())"},
+    {"name": "realize_order stops counting kernels before the loss is read", "target": "ans_make_train_step",
+     "old": "                losses.append(loss.item())\n            kernels.append(GlobalCounters.kernel_count - before)",
+     "new": "                kernels.append(GlobalCounters.kernel_count - before)\n                losses.append(loss.item())"},
+    {"name": "realize_order measures two orders only (no before)", "target": "ans_make_train_step",
+     "old": "    for order in (\"before\", \"with\", \"after\"):", "new": "    for order in (\"with\", \"after\"):"},
 ]
