@@ -2,28 +2,20 @@
 A cell that runs out of time is interrupted and the rest still runs (while the notebook has time left); a kernel that
 dies ends the run. The notebook limit holds on the wall clock whatever the kernel does: a watchdog kills the kernel
 (and, in the sandbox, every process it started) when it is spent. Nothing here raises because of what the notebook
-does. The kernel process's own stdout and stderr (not the cells' outputs) go nowhere.
-
-Both limits count the kernel's time, not the machine's: time a thread of the kernel spent ready to run but waiting for a
-core (a loaded machine: other learners, a class-wide grading, a CI neighbour) is added to them, up to MAX_STRETCH times
-the limit in all. A sleeping or stuck kernel waits for no core, so its limits stay as they are; a spinning one is held by
-its CPU-time limit (core/limits.py); a kernel whose own threads crowd the cores gets at most the MAX_STRETCH. On
-2026-12-03, at load 13 on 2 cores, module 12's reference ran out of its 480 s."""
+does. The kernel process's own stdout and stderr (not the cells' outputs) go nowhere."""
 from __future__ import annotations
-import asyncio, os, signal, subprocess, sys, tempfile, threading, time
+import os, signal, subprocess, sys, tempfile, threading, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from nbformat import NotebookNode
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
-from nbclient.util import ensure_async
-from autograder.core.limits import Group, disk_used, tree_cpu, tree_waited
+from autograder.core.limits import Group, disk_used, tree_cpu
 from autograder.core.results import CellState, RunStatus
 from autograder.core.sandbox import SandboxedKernelManager, package_dir
 from autograder.core.settings import module_settings
 
 TIMEOUT_ENAME = "CellTimeout"
-MAX_STRETCH = 3                        # a limit grows by the kernel's wait for a core up to this many times itself
 STARTUP_TIMEOUT = 180                  # seconds a kernel may take to answer its first message (see run_notebook)
 PASSED_ENV = ("LANG", "LC_ALL", "DEV", "PARALLEL", "TZ", "LD_LIBRARY_PATH", "CUDA_PATH", "NVRTC_PATH", "CUDA_VISIBLE_DEVICES",
               "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")     # what a GPU needs besides its device files
@@ -35,7 +27,6 @@ class Run:
   execution_counts: dict[int, int] = field(default_factory=dict)
   replies: dict[int, dict] = field(default_factory=dict)     # code cell index -> the kernel's execute_reply content
   message: str = ""
-  waited: float = 0.0             # seconds the kernel waited for a core (the most of any one thread), added to its limits
 
 def kernel_env(run_dir:Path, workdir:Path, extra:dict|None=None, base:dict|None=None) -> dict[str, str]:
   """The kernel's whole environment: a few variables of ours (the CPU device unless one was chosen, a plotting backend
@@ -75,12 +66,6 @@ class CappedClient(NotebookClient):
   """nbclient, keeping at most MAX_CELL_OUTPUT bytes of output per cell and MAX_NOTEBOOK_OUTPUT per run; `dropped`
   says whether it dropped any."""
   dropped = False
-  owed = None                     # () -> seconds of waiting for a core the running cell is still owed (run_notebook sets it)
-  async def _async_handle_timeout(self, timeout, cell=None):
-    while self.owed is not None and self.owed() > 0:       # its time is up on the wall clock, not on the kernel's
-      await asyncio.sleep(0.25)
-      if await ensure_async(self.kc.shell_channel.msg_ready()): return None   # the reply came: nbclient reads it
-    return await super()._async_handle_timeout(timeout, cell)
   def output(self, outs, msg, display_id, cell_index):
     content = msg.get("content", {})
     size = len(str(content.get("text", ""))) + sum(len(str(v)) for v in content.get("data", {}).values())
@@ -148,29 +133,25 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
                           error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": "", "traceback": []},
                           kernel_name="python3", resources={"metadata": {"path": str(workdir)}}, startup_timeout=STARTUP_TIMEOUT,
                           on_cell_executed=lambda cell, cell_index, execute_reply: run.replies.__setitem__(cell_index, execute_reply["content"]))
-  start = time.monotonic()
-  deadline = lambda: start + timeout + min(run.waited, (MAX_STRETCH - 1) * timeout)     # the notebook's limit on the kernel's time
+  deadline = time.monotonic() + timeout
   spent = threading.Event()
   def watchdog():                                          # the notebook's limit, whatever the kernel does
-    while not spent.wait(max(0.0, min(1.0, deadline() + 10 - time.monotonic()))):
-      if time.monotonic() > deadline() + 10: _kill_group(km); return
+    if not spent.wait(max(0.0, deadline - time.monotonic()) + 10): _kill_group(km)
   over_disk, cpu_used = threading.Event(), [0.0]
-  def watch():                                             # the kernel's wait for a core; the run folder is its disk: stop it when too full
-    while not spent.wait(0.5):
-      proc = getattr(getattr(km, "provisioner", None), "process", None)
-      if proc is not None: run.waited = max(run.waited, tree_waited(proc.pid))
-      if limits is None: continue
+  def disk_watch():                                        # the run folder is the kernel's disk: stop it when too full
+    while limits is not None and not spent.wait(0.5):
       if disk_used(run_dir) > limits.disk_mb << 20: over_disk.set(); _kill_group(km); return
+      proc = getattr(getattr(km, "provisioner", None), "process", None)
       if proc is not None and limits.cpu_seconds: cpu_used[0] = max(cpu_used[0], tree_cpu(proc.pid))   # to tell a CPU-limit kill from a crash
   threading.Thread(target=watchdog, daemon=True).start()
-  threading.Thread(target=watch, daemon=True).start()
+  threading.Thread(target=disk_watch, daemon=True).start()
   try:
     with client.setup_kernel(env=kernel_env(run_dir, workdir, env, base_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
       try: os.unlink(km.connection_file)                   # the key stays in the grader; nothing in the sandbox needs the file now
       except OSError: pass
       count = 0                                            # IPython's In[n]: nbclient sends no empty cell, so they take no number
       for n, i in enumerate(code):
-        remaining = deadline() - time.monotonic()
+        remaining = deadline - time.monotonic()
         if remaining < 1:
           run.status, run.message = RunStatus.TIMEOUT, f"the notebook ran out of its {timeout:.0f} s"
           break
@@ -179,9 +160,6 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
           if on_cell: on_cell(n + 1, len(code))
           continue
         client.timeout = max(1, int(min(cell_timeout, remaining)))
-        began, waited_before = time.monotonic(), run.waited
-        client.owed = lambda: (min(run.waited - waited_before, (MAX_STRETCH - 1) * client.timeout, deadline() - began - client.timeout)
-                               - (time.monotonic() - began - client.timeout))
         client.execute_cell(nb.cells[i], i, execution_count=n + 1)
         if nb.cells[i].source.strip(): count += 1; run.execution_counts[count] = i
         run.cells[i] = CellState.RAN
@@ -190,7 +168,7 @@ def run_notebook(nb:NotebookNode, workdir:Path, cell_timeout:float, timeout:floa
           run.message = run.message or f"a cell ran longer than {client.timeout} s and was interrupted"
         if on_cell: on_cell(n + 1, len(code))
   except DeadKernelError:
-    run.status = RunStatus.TIMEOUT if time.monotonic() >= deadline() else RunStatus.KERNEL_DIED
+    run.status = RunStatus.TIMEOUT if time.monotonic() >= deadline else RunStatus.KERNEL_DIED
     run.message = f"the notebook ran out of its {timeout:.0f} s" if run.status == RunStatus.TIMEOUT else "the kernel died (a crash or an exit in the notebook's code)"
   except Exception as e:                                   # the kernel never started, or stopped answering
     run.status, run.message = RunStatus.KERNEL_DIED, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]

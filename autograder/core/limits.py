@@ -152,20 +152,3 @@ def tree_cpu(pid:int) -> float:
     except (OSError, ValueError, IndexError): pass
     todo += _children(p)
   return best
-
-def tree_waited(pid:int) -> float:
-  """The most time (seconds) any one thread of `pid`'s tree has spent ready to run but waiting for a core
-  (/proc/<p>/task/<t>/schedstat's second field): on a loaded machine, wall-clock time the kernel was not given. A
-  sleeping or blocked thread does not wait in this sense; 0 when /proc cannot tell."""
-  best, todo, seen = 0.0, [pid], set()
-  while todo and len(seen) < 4096:
-    p = todo.pop()
-    if p in seen: continue
-    seen.add(p)
-    try: tasks = os.listdir(f"/proc/{p}/task")
-    except OSError: continue
-    for t in tasks:
-      try: best = max(best, int(open(f"/proc/{p}/task/{t}/schedstat").read().split()[1]) / 1e9)
-      except (OSError, ValueError, IndexError): pass
-    todo += _children(p)
-  return best
