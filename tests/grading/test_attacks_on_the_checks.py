@@ -119,6 +119,7 @@ def test_without_the_sandbox_the_disk_attack_would_pay(tmp_path, monkeypatch):
   assert result["sandbox"].startswith("none") and result["score"] > 0
 
 COUNTER = '''
+from tinygrad import GlobalCounters        # module 01's set-up no longer imports it: the attack brings its own
 def relu_sum_fused(a, b):
     return (a + b).relu().sum().realize()
 
