@@ -169,7 +169,8 @@ def reference(module:Module, on_cell=None, visible:bool=False) -> ReferenceRun:
   release ships for the visible checks (authoring/ship.py), computed where no hidden input exists."""
   folder = cache_root() / "reference"
   folder.mkdir(parents=True, exist_ok=True)
-  path = folder / f"{module.name}{device_tag()}-{module_key(module)}{'-visible' if visible else ''}.json"
+  stem = folder / f"{module.name}{device_tag()}-{module_key(module)}"
+  path, twin = (Path(f"{stem}-visible.json"), Path(f"{stem}.db")) if visible else (Path(f"{stem}.json"), Path(f"{stem}-visible.db"))   # twin: the other run of this version
   with open(path.with_suffix(".lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)                       # parallel graders compute a module's reference once
     if path.is_file():
@@ -183,7 +184,6 @@ def reference(module:Module, on_cell=None, visible:bool=False) -> ReferenceRun:
       for cell in source.cells:
         if is_test(cell): cell.source = without_hidden(cell.source)
     start = time.monotonic()
-    twin = folder / f"{module.name}{device_tag()}-{module_key(module)}{'' if visible else '-visible'}.db"   # the other run of this version
     tests, status, message, _ = run_module(assemble(source, source), module, None, learner=False, on_cell=on_cell, seed_db=path.with_suffix(".db"),
                                            start_db=twin)     # its compiles and BEAM searches, when the suite's other worker made them
     result = ReferenceRun(status, message, round(time.monotonic() - start, 2), tests, str(path.with_suffix(".db")))

@@ -331,10 +331,10 @@ def flags(answers:list[tuple[str, str]], allow:list[str]=(), forbidden:set[str]|
   """Flags of (where, source) pairs, minus what the module allows: a whole rule ("runs programs") or one finding of a
   rule ("introspection: imports pickle": module 10 ships a model with pickle, and gc or inspect stay flagged).
   `forbidden`: the names the tests forbid, or the whole Context (see Context)."""
-  out, seen = [], set()
+  out, seen, allowed = [], set(), set(allow)
   ctx = forbidden if isinstance(forbidden, Context) else Context(forbidden=set(forbidden))
   for where, src in answers:
     for f in sorted(scan(src, where, ctx), key=lambda f: int(f.where.rsplit(" ", 1)[-1]) if f.where.rsplit(" ", 1)[-1].isdigit() else 0):
-      if f.rule not in set(allow) and f"{f.rule}: {f.what}" not in set(allow) and (f.where, f.rule) not in seen:
+      if f.rule not in allowed and f"{f.rule}: {f.what}" not in allowed and (f.where, f.rule) not in seen:
         seen.add((f.where, f.rule)); out.append(f)
   return out
