@@ -38,6 +38,7 @@ def cmd_lint(args) -> int:
 
 def cmd_mutants(args) -> int:
   from tqdm import tqdm
+  from autograder.authoring import ledger
   from autograder.authoring.mutants import run
   from autograder.authoring.mutation_report import text, write
   from autograder.core.module import modules_of
@@ -51,7 +52,9 @@ def cmd_mutants(args) -> int:
                    seed=args.seed, equivalent_file=Path(args.dir) / "equivalent" / f"{module.name}.txt")
     results.append(result)
     print(text(result), flush=True)
-    bad += sum(not m["caught"] for m in result["mutants"] if not m.get("generated")) + len(result["control"])
+    missed = sum(not m["caught"] for m in result["mutants"] if not m.get("generated")) + len(result["control"])
+    if not missed and not args.generated and result["status"] == "completed": ledger.record(Path(args.dir) / "caught" / f"{module.name}.txt", result)
+    bad += missed
     if args.json or args.markdown: write(results, args.json, args.markdown)
   return 1 if bad else 0
 

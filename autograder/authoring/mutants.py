@@ -23,6 +23,7 @@ import copy, json, re, runpy, time
 from dataclasses import replace
 from pathlib import Path
 from nbformat.v4 import new_code_cell
+from autograder.authoring import ledger
 from autograder.authoring.mutagen import generate, sample, scope_at
 from autograder.core.assemble import assemble
 from autograder.core.cells import grade_id, has_solution_region, is_answer, is_test, needs_libraries, points
@@ -163,7 +164,7 @@ def parts(source) -> list[tuple[set[str]|None, bool]]:
   return [({grade_id(c) for c in tests if not needs_libraries(c)}, True), ({grade_id(c) for c in tests if needs_libraries(c)}, False)]
 
 def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
-        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control_cell=None) -> dict:
+        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control_cell=None, known:set[str]=frozenset()) -> dict:
   """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
   "control": [problems], "status", "restarts", "seconds", "solution_seconds"}: the last, the set-up and the control
   together, over the session's kernels (about what grading the solution takes). `on_cell(done, total)` reports
@@ -177,12 +178,17 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
   equivalent = load_equivalent(equivalent_file) if equivalent_file else {}
   ref = reference(module)
   points_of = {grade_id(c): points(c) for c in source.cells if is_test(c)}
+  version = ledger.version_key(module)
   results = [{**{k: v for k, v in m.items() if k not in ("old", "new")}, "task": task_of(m, texts), "caught": False, "tests": {},
               "message": "", "observed": {}, "old": m["old"], "new": m["new"]} for m in mutants]
+  for m, res in zip(mutants, results): res["key"] = ledger.key(version, {**m, "task": res["task"]})
+  graded = [i for i, res in enumerate(results) if res["key"] not in known]
+  for i in set(range(len(results))) - set(graded): results[i].update(caught=True, ledger=True, message="caught by this version before (the ledger)")
+  mutants, session_results = [mutants[i] for i in graded], [results[i] for i in graded]
   state = {"control": [], "control_obs": {}, "status": RunStatus.COMPLETED, "restarts": 0, "solution_seconds": 0.0, "done": 0,
            "total": sum(len(mutant_tests(source, m)) + 2 for m in mutants) + len(points_of)}
   for part, hidden in parts(source):
-    _run_part(module, mutants, results, ref, points_of, part, hidden, state, on_cell, on_control_cell)
+    _run_part(module, mutants, session_results, ref, points_of, part, hidden, state, on_cell, on_control_cell)
     if state["status"] != RunStatus.COMPLETED: break
   for res in results:
     res["same_outputs"] = not res["caught"] and bool(res["observed"]) and all(
@@ -246,7 +252,7 @@ def _run_part(module:Module, mutants:list[dict], results:list[dict], ref, points
       return
     if died < starts[0]:
       state["status"] = f"the set-up cells did not run: {r.message}"; return
-    n = max(k for k in range(len(pending)) if starts[k] <= died)
+    n = max(k for k in range(len(pending) + 1) if starts[k] <= died)       # len(pending): the control's part
     if n == len(pending):
       state["control"].append(f"the control did not run: {r.message}"); state["solution_seconds"] = None; return
     res = results[pending[n]]

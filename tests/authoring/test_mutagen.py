@@ -108,3 +108,27 @@ def test_a_mutant_caught_by_one_test_skips_its_others_and_a_live_one_runs_all(tm
   by_name = {m["name"]: m for m in result["mutants"]}
   assert by_name["square adds"]["caught"] and by_name["square adds"]["tests"] == {"test_square": "failed"}
   assert by_name["double off by one"]["caught"] and by_name["double off by one"]["tests"] == {"test_square": "passed", "test_double": "failed"}
+
+def test_the_ledger_skips_the_mutants_this_version_caught_and_a_change_grades_them_again(tmp_path, monkeypatch):
+  from autograder.authoring import ledger
+  from autograder.authoring.mutants import run
+  source = write_toy_course(tmp_path, ("01_toy",))
+  mutants, caught = tmp_path / "01_toy.py", tmp_path / "caught" / "01_toy.txt"
+  one = '{"name": "square adds", "target": "ans_square", "old": "return x * x", "new": "return x + x"}'
+  two = '{"name": "double off by one", "target": "ans_double", "old": "return 1 * x // 1 * 2", "new": "return 1 * x // 1 * 2 + 1"}'
+  mutants.write_text(f"MUTANTS = [{one}, {two}]\n")
+  first = run(Module("01_toy", source), mutants, known=ledger.caught(caught))
+  assert all(m["caught"] and m["tests"] and not m.get("ledger") for m in first["mutants"])
+  ledger.record(caught, first)
+  assert len(ledger.caught(caught)) == 2
+  again = run(Module("01_toy", source), mutants, known=ledger.caught(caught))
+  assert all(m["caught"] and m["ledger"] and not m["tests"] for m in again["mutants"])      # nothing graded again...
+  assert not again["control"] and again["status"] == "completed" and again["solution_seconds"]    # ...but the control ran
+  mutants.write_text(f"MUTANTS = [{one}, {two.replace('+ 1', '- 1')}]\n")                       # an edited mutant is a new one
+  edited = {m["name"]: m for m in run(Module("01_toy", source), mutants, known=ledger.caught(caught))["mutants"]}
+  assert edited["square adds"].get("ledger") and not edited["double off by one"].get("ledger") and edited["double off by one"]["caught"]
+  answers, version = source / "01_toy" / "01_toy.ipynb", ledger.version_key(Module("01_toy", source))
+  answers.write_text(answers.read_text().replace("x squared.", "x times x."))                      # an edit of the module: every key new
+  assert ledger.version_key(Module("01_toy", source)) != version
+  monkeypatch.setenv("MUTANTS", "all")
+  assert ledger.caught(caught) == set()

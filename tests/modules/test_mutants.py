@@ -6,12 +6,15 @@ limit (test_honesty grades the solution on its own only where the session cannot
 answers must raise no flag (issue 43, item 5). The control's tests whose verdict is a ratio of times (check_ratio,
 decide: neighbours.deciding_cells) run beside noisy neighbours, a busy process per core (issue 43: the reference gets
 full marks on a loaded machine); the other tests and the mutants run on a quiet one (a count or a sanity bound does not
-move with the load, and the neighbours would only slow the suite)."""
+move with the load, and the neighbours would only slow the suite). Mutants this version of the module and its grader
+caught before (tests/mutants/caught/NN_name.txt, see autograder/authoring/ledger.py) are not graded again, the control
+always is; `MUTANTS=all` grades every mutant."""
 import os
 import pytest
 from autograder.core.assemble import read_notebook
 from autograder.core.course import REPO, module_names, notebook_path
 from autograder.core.execute import limits
+from autograder.authoring import ledger
 from autograder.authoring.mutants import run
 from autograder.core.module import Module
 from autograder.grading.grade import solution_flags
@@ -24,8 +27,8 @@ MODULES = [m for m in module_names(REPO / "solutions") if (MUTANTS / f"{m}.py").
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_mutant_loses_points(module):
-  mod, neighbours = Module(module, REPO / "solutions"), NeighboursAround(module)
-  try: result = run(mod, MUTANTS / f"{module}.py", on_control_cell=neighbours)
+  mod, neighbours, caught = Module(module, REPO / "solutions"), NeighboursAround(module), MUTANTS / "caught" / f"{module}.txt"
+  try: result = run(mod, MUTANTS / f"{module}.py", on_control_cell=neighbours, known=ledger.caught(caught))
   finally: neighbours.stop()
   if (path := os.environ.get("MUTANT_TIMES")):       # where a session's time goes, mutant by mutant (issue 43, item 7)
     with open(path, "a") as f: f.writelines(f"{m.get('seconds', -1):7.1f} {module} {m['name']}\n" for m in result["mutants"])
@@ -38,3 +41,4 @@ def test_every_mutant_loses_points(module):
   survivors = [m["name"] for m in result["mutants"] if not m["caught"]]
   assert len(result["mutants"]) >= 8, "a module needs at least 8 mutants"
   assert not survivors, f"{len(survivors)} of {len(result['mutants'])} mutants keep full marks: {survivors}"
+  ledger.record(caught, result)
