@@ -40,6 +40,7 @@ def cmd_mutants(args) -> int:
   from tqdm import tqdm
   from autograder.authoring import ledger
   from autograder.authoring.mutants import run
+  from autograder.core.results import RunStatus
   from autograder.authoring.mutation_report import text, write
   from autograder.core.module import modules_of
   results, bad = [], 0
@@ -53,7 +54,7 @@ def cmd_mutants(args) -> int:
     results.append(result)
     print(text(result), flush=True)
     missed = sum(not m["caught"] for m in result["mutants"] if not m.get("generated")) + len(result["control"])
-    if not missed and not args.generated and result["status"] == "completed": ledger.record(Path(args.dir) / "caught" / f"{module.name}.txt", result)
+    if not missed and not args.generated and result["status"] == RunStatus.COMPLETED: ledger.record(Path(args.dir) / "caught" / f"{module.name}.txt", result)
     bad += missed
     if args.json or args.markdown: write(results, args.json, args.markdown)
   return 1 if bad else 0
