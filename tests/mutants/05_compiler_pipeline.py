@@ -19,10 +19,8 @@ MUTANTS = [
      "old": "int(u.vmax) + 1) for u in lin", "new": "int(u.vmax)) for u in lin"},
     {"name": "kernel_parts: loads from the register accumulator counted as global loads", "target": "ans_kernel_parts",
      "old": "elif u.op is Ops.LOAD and is_global(base(u)):", "new": "elif u.op is Ops.LOAD:"},
-    {"name": "rewrites (data ops): address arithmetic counted too", "target": "ans_rewrites",
-     "old": "if u.op in GroupOp.ALU and u not in address", "new": "if u.op in GroupOp.ALU"},
-    {"name": "rewrites (data ops): everything a SHRINK reads counted as address (its data too, not only its bounds)", "target": "ans_rewrites",
-     "old": "address |= set(UOp.sink(*u.src[1:]).toposort())", "new": "address |= set(UOp.sink(*u.src).toposort())"},
+    {"name": "rewrites (data ops): address arithmetic counted too (every ALU op)", "target": "ans_rewrites",
+     "old": "if u.op in GroupOp.ALU and u in data", "new": "if u.op in GroupOp.ALU"},
     {"name": "rewrites (stages): the 'code_noopt' program compiled with the optimiser on", "target": "ans_rewrites",
      "old": "with Context(NOOPT=1): noopt = to_program(ast, ren)", "new": "noopt = to_program(ast, ren)"},
     {"name": "rewrites: the codegen column compares with the optimised code", "target": "ans_rewrites",
@@ -101,8 +99,8 @@ MUTANTS += [
      "old": "    graph = data_ops(t.uop.toposort())                 # before schedule_linear rewires t\n    call = [c for c in t.schedule_linear().src if c.src[0].op is Ops.SINK][-1]\n",
      "new": "    call = [c for c in t.schedule_linear().src if c.src[0].op is Ops.SINK][-1]\n    graph = data_ops(t.uop.toposort())\n"},
     {"name": "rewrites: the counts' keys in the order the ops were met, not sorted", "target": "ans_rewrites",
-     "old": "return dict(sorted(Counter(u.op.name for u in uops if u.op in GroupOp.ALU and u not in address).items()))",
-     "new": "return dict(Counter(u.op.name for u in uops if u.op in GroupOp.ALU and u not in address))"},
+     "old": "return dict(sorted(Counter(u.op.name for u in uops if u.op in GroupOp.ALU and u in data).items()))",
+     "new": "return dict(Counter(u.op.name for u in uops if u.op in GroupOp.ALU and u in data))"},
     {"name": "rewrites: the scheduler column compares the graph with the NOOPT=1 code", "target": "ans_rewrites",
      "old": 'steps = {"scheduler": ("graph", "kernel")', "new": 'steps = {"scheduler": ("graph", "code_noopt")'},
     {"name": "compile_timed: a warm-up compile first, then the timed one (the search becomes a cache lookup)", "target": "ans_beam_report",
@@ -199,4 +197,25 @@ MUTANTS += [
      "old": "reads[base(u).arg.slot] += u.max_numel() * runs[-1]", "new": "reads[base(u).arg.slot] += u.max_numel() * runs[0]"},
     {"name": "kernel_parts: the traffic's keys in the order the program meets them", "target": "ans_kernel_parts",
      "old": '"reads": dict(sorted(reads.items())), "writes": dict(sorted(writes.items())),', "new": '"reads": dict(reads), "writes": dict(writes),'},
+]
+
+# issue 46, s57: Task 4.1 counts the ALU ops computed from a buffer's contents (not tinygrad's FLOP rule)
+_DATA = "if u.op in (Ops.BUFFER, Ops.PARAM) or any(s in data for s in u.src): data.add(u)"
+MUTANTS += [
+    {"name": "rewrites (data ops): tinygrad's FLOP rule (ignore_indexing: what feeds an INDEX or a SHRINK's bounds left out, masks counted)",
+     "target": "ans_rewrites", "old": "        for u in uops:\n            " + _DATA + "\n",
+     "new": "        for u in uops:\n            if u.op in (Ops.INDEX, Ops.SHRINK): data |= set(UOp.sink(*u.src[1:]).toposort())\n"
+            "        data = {u for u in uops if u not in data}\n"},
+    {"name": "rewrites (data ops): only the ops with a buffer's element among their direct operands",
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("any(s in data for s in u.src)", "any(s in data and s.op not in GroupOp.ALU for s in u.src)")},
+    {"name": "rewrites (data ops): an op counts only when all its operands are computed from data (x * 2 is not)",
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("any(s in data", "all(s in data")},
+    {"name": "rewrites (data ops): the tensor graph's BUFFERs only (a kernel's PARAMs missed)",
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("(Ops.BUFFER, Ops.PARAM)", "(Ops.BUFFER,)")},
+    {"name": "rewrites (data ops): a LOAD as the data, not the buffer (the kernel AST has no LOAD)",
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("(Ops.BUFFER, Ops.PARAM)", "(Ops.BUFFER, Ops.LOAD)")},
+    {"name": "rewrites (data ops): a loop counter (RANGE) taken for data too",
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("(Ops.BUFFER, Ops.PARAM)", "(Ops.BUFFER, Ops.PARAM, Ops.RANGE)")},
+    {"name": "rewrites (data ops): the UOps walked users before sources (reversed toposort)",
+     "target": "ans_rewrites", "old": "        for u in uops:\n            " + _DATA, "new": "        for u in uops[::-1]:\n            " + _DATA},
 ]
