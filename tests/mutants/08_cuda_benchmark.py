@@ -233,3 +233,12 @@ MUTANTS += [
   {"name": "best_access: the tile sized for the bare kernel without tensor cores (the TC opt dropped after the probe)", "target": "ans_anatomy",
    "old": "    for u0, u1 in shapes: keep(prefix + ", "new": "    for u0, u1 in shapes: keep(", "tests": ["test_anatomy"]},
 ]
+# Session 57: Task 5.1's renderer classes, Target and base Compiler are no longer imported by the set-up cell (the answer
+# imports what it builds); 6.2's docstring names the roof by outcome (the units the rendered code computes on).
+MUTANTS += [
+  {"name": "gpu_renderer: CUDA C rendered for a target device NULL", "target": "ans_gpu_renderer",
+   "old": 'NVCCRenderer(Target(device="CUDA", renderer="NVCC", arch=arch))', "new": 'NVCCRenderer(Target(device="NULL", renderer="NVCC", arch=arch))',
+   "tests": ["test_gpu_renderer"]},
+  {"name": "kernel_bound: the units from the tensor-core operation's accumulator dtype, not its inputs'", "target": "ans_kernel_bound",
+   "old": "[wmma[0].arg[1]]", "new": "[wmma[0].dtype]", "tests": ["test_kernel_bound"]},
+]
