@@ -200,7 +200,8 @@ MUTANTS += [
 ]
 
 # issue 46, s57: Task 4.1 counts the ALU ops computed from a buffer's contents (not tinygrad's FLOP rule)
-_DATA = "if u.op in (Ops.BUFFER, Ops.PARAM) or any(s in data for s in u.src): data.add(u)"
+_PARAM = "(u.op is Ops.PARAM and u.arg.addrspace is AddrSpace.GLOBAL)"
+_DATA = f"if u.op is Ops.BUFFER or {_PARAM} or any(s in data for s in u.src): data.add(u)"
 MUTANTS += [
     {"name": "rewrites (data ops): tinygrad's FLOP rule (ignore_indexing: what feeds an INDEX or a SHRINK's bounds left out, masks counted)",
      "target": "ans_rewrites", "old": "        for u in uops:\n            " + _DATA + "\n",
@@ -211,11 +212,13 @@ MUTANTS += [
     {"name": "rewrites (data ops): an op counts only when all its operands are computed from data (x * 2 is not)",
      "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("any(s in data", "all(s in data")},
     {"name": "rewrites (data ops): the tensor graph's BUFFERs only (a kernel's PARAMs missed)",
-     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("(Ops.BUFFER, Ops.PARAM)", "(Ops.BUFFER,)")},
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace(f" or {_PARAM}", "")},
     {"name": "rewrites (data ops): a LOAD as the data, not the buffer (the kernel AST has no LOAD)",
-     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("(Ops.BUFFER, Ops.PARAM)", "(Ops.BUFFER, Ops.LOAD)")},
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace(_PARAM, "u.op is Ops.LOAD")},
     {"name": "rewrites (data ops): a loop counter (RANGE) taken for data too",
-     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace("(Ops.BUFFER, Ops.PARAM)", "(Ops.BUFFER, Ops.PARAM, Ops.RANGE)")},
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace(_PARAM, f"{_PARAM} or u.op is Ops.RANGE")},
+    {"name": "rewrites (data ops): every PARAM taken for a buffer (a THREAD kernel's thread index core_id too)",
+     "target": "ans_rewrites", "old": _DATA, "new": _DATA.replace(_PARAM, "u.op is Ops.PARAM")},
     {"name": "rewrites (data ops): the UOps walked users before sources (reversed toposort)",
      "target": "ans_rewrites", "old": "        for u in uops:\n            " + _DATA, "new": "        for u in uops[::-1]:\n            " + _DATA},
 ]
