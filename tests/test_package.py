@@ -86,3 +86,14 @@ def test_the_reference_cache_key_covers_every_file_of_the_package(tmp_path, monk
   (copy / "core" / "new_file.py").write_text('"""new"""\n')
   keys.add(runs.module_key(Module(module.name, module.parent)))
   assert len(keys) == 6
+
+def test_the_reference_cache_key_covers_every_library_a_verdict_hangs_on(monkeypatch):
+  """Module 10 grades against onnxruntime and gguf, 12 against transformers: a new version of any of them can move a
+  reference figure, so it must give another key (the mutation ledger uses the same hash)."""
+  module = autograder.core.course.REPO / "solutions" / "12_llm_inference"
+  real = runs.importlib.metadata.version
+  keys = {runs.module_key(Module(module.name, module.parent))}
+  for pkg in runs.LIBRARIES:
+    monkeypatch.setattr(runs.importlib.metadata, "version", lambda name, pkg=pkg: real(name) + ("+new" if name == pkg else ""))
+    keys.add(runs.module_key(Module(module.name, module.parent)))
+  assert len(keys) == 1 + len(runs.LIBRARIES)

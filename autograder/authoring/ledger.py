@@ -5,26 +5,16 @@ everything its verdict depends on: every file of the module and of the grader, t
 version, the machine's architecture and the device. Any edit of those makes every key of the module new, so a ledger can
 only say "caught" of the very code that was graded; `MUTANTS=all` grades every mutant whatever the ledger says."""
 from __future__ import annotations
-import hashlib, importlib.metadata, json, os, platform, sys
+import hashlib, json, os
 from pathlib import Path
-from autograder.core.course import PACKAGE
 from autograder.core.module import Module
+from autograder.core.runs import version_hash
 
 FIELDS = ("name", "target", "old", "new", "tests", "task")        # what makes a mutant the mutant it is
 
-def _files(h, folder:Path):
-  for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-    h.update(str(path.relative_to(folder)).encode()); h.update(path.read_bytes())
-
 def version_key(module:Module) -> str:
   """The module and its grader as graded here: a key's common part."""
-  h = hashlib.sha256()
-  _files(h, module.folder); _files(h, PACKAGE)
-  for pkg in ("tinygrad", "torch", "numpy", "transformers", "onnxruntime", "gguf"):
-    try: h.update(f"{pkg}={importlib.metadata.version(pkg)}".encode())
-    except importlib.metadata.PackageNotFoundError: pass
-  h.update(f"{sys.version_info[:2]}|{platform.machine()}|{os.environ.get('DEV', 'CPU')}".encode())
-  return h.hexdigest()
+  return version_hash(module).hexdigest()
 
 def key(version:str, mutant:dict) -> str:
   text = json.dumps({k: mutant.get(k) for k in FIELDS}, sort_keys=True)

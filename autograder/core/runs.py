@@ -127,18 +127,27 @@ def run_module(nb, module:Module, files:dict[str, bytes]|None, learner:bool, on_
     note = note or (run.message if run.status == RunStatus.COMPLETED else "")      # a completed run's note (execute.OUTPUT_DROPPED)
   return outcomes, status, message or note, ("bubblewrap" if ok else f"none ({why})")
 
-def module_key(module:Module) -> str:
-  """What a reference run depends on: every file of the module and of the grader, the libraries' versions, Python,
-  the machine's architecture and the device."""
+LIBRARIES = ("tinygrad", "torch", "numpy", "transformers", "onnxruntime", "gguf")   # the ones a module's verdicts can hang on
+
+def version_hash(module:Module):
+  """Everything a module's verdicts depend on: every file of the module and of the grader, the libraries' versions,
+  Python's minor version, the machine's architecture and the device. The reference cache and the mutation ledger
+  (authoring/ledger.py) both key on it."""
   h = hashlib.sha256()
-  for path in sorted(p for p in module.folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-    h.update(str(path.relative_to(module.folder)).encode()); h.update(path.read_bytes())
-  for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):   # every file of the grader
-    h.update(str(path.relative_to(PACKAGE)).encode()); h.update(path.read_bytes())
-  for pkg in ("tinygrad", "torch", "numpy"):
-    try: h.update(importlib.metadata.version(pkg).encode())
+  for folder in (module.folder, PACKAGE):
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+      h.update(str(path.relative_to(folder)).encode()); h.update(path.read_bytes())
+  for pkg in LIBRARIES:
+    try: h.update(f"{pkg}={importlib.metadata.version(pkg)}".encode())
     except importlib.metadata.PackageNotFoundError: pass
-  h.update(f"{sys.version}|{platform.machine()}|{os.environ.get('DEV', 'CPU')}".encode())
+  h.update(f"{sys.version_info[:2]}|{platform.machine()}|{os.environ.get('DEV', 'CPU')}".encode())
+  return h
+
+def module_key(module:Module) -> str:
+  """A reference run's version. Unlike a ledger, which travels with the repository, a run stays on its machine: it also
+  keys on the exact Python build."""
+  h = version_hash(module)
+  h.update(sys.version.encode())
   return h.hexdigest()[:20]
 
 KEEP_VERSIONS = 4              # reference runs kept per module and kind: each edit of a module or the grader makes a new one
