@@ -22,6 +22,21 @@ _FAST_CACHEDB = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-fast-cache
 def _fast_tier_cache(request, monkeypatch):
   if request.node.get_closest_marker("slow") is None: monkeypatch.setenv("CACHEDB", _FAST_CACHEDB)
 
+# A kernel the slow tier starts never runs beside another test's noisy neighbours (tests/support/neighbours.py): each
+# run holds a share of the machine that loading it waits out.
+_RUNNERS = ("autograder.core.runs", "autograder.authoring.mutants", "autograder.learner.selfcheck")
+
+@pytest.fixture(autouse=True)
+def _no_kernel_beside_a_load(request, monkeypatch):
+  if request.node.get_closest_marker("slow") is None: return
+  import importlib
+  from neighbours import machine_share
+  for name in _RUNNERS:
+    module = importlib.import_module(name)
+    def shared(*args, _run=module.run_notebook, **kwargs):
+      with machine_share(): return _run(*args, **kwargs)
+    monkeypatch.setattr(module, "run_notebook", shared)
+
 # The longest tests first, on both workers: pytest-xdist (`--dist worksteal`, see the Makefile) gives each worker one
 # contiguous half of the collection, and an idle worker then steals the end of the other's queue. With every grading
 # of a whole module at the front of the collection, one worker ran all of them in a row while the other ran the short
