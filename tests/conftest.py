@@ -22,13 +22,12 @@ _FAST_CACHEDB = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-fast-cache
 def _fast_tier_cache(request, monkeypatch):
   if request.node.get_closest_marker("slow") is None: monkeypatch.setenv("CACHEDB", _FAST_CACHEDB)
 
-# A kernel the slow tier starts never runs beside another test's noisy neighbours (tests/support/neighbours.py): each
-# run holds a share of the machine that loading it waits out.
+# A kernel a test starts never runs beside another test's noisy neighbours (tests/support/neighbours.py): each run
+# holds a share of the machine that loading it waits out (a toy class graded beside them lost its points too).
 _RUNNERS = ("autograder.core.runs", "autograder.authoring.mutants", "autograder.learner.selfcheck")
 
 @pytest.fixture(autouse=True)
-def _no_kernel_beside_a_load(request, monkeypatch):
-  if request.node.get_closest_marker("slow") is None: return
+def _no_kernel_beside_a_load(monkeypatch):
   import importlib
   from neighbours import machine_share
   for name in _RUNNERS:

@@ -28,7 +28,7 @@ _state = {"shared": None, "exclusive": 0}      # this process's hold: a shared l
 
 @contextlib.contextmanager
 def machine_share():
-  """Around every kernel the slow tier runs (conftest.py): a shared hold that load_lock waits out. On 2 cores a grading
+  """Around every kernel a test runs (conftest.py): a shared hold that load_lock waits out. On 2 cores a grading
   beside another test's neighbours got a quarter of a core and ran out of its wall-clock limits (full run of
   2026-12-03: three attacks and a toy class lost points that alone they kept). Waits at the gate while a load is
   wanted, so that gradings queued behind one another cannot keep the load out."""
