@@ -164,12 +164,14 @@ def parts(source) -> list[tuple[set[str]|None, bool]]:
   return [({grade_id(c) for c in tests if not needs_libraries(c)}, True), ({grade_id(c) for c in tests if needs_libraries(c)}, False)]
 
 def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bool=False,
-        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control_cell=None, known:set[str]=frozenset()) -> dict:
+        max_per_task:int|None=None, seed:int=0, equivalent_file:Path|None=None, on_control_cell=None, known:set[str]=frozenset(),
+        control:bool=True) -> dict:
   """{"mutants": [{"name", "task", "caught", "tests": {id: status}, "message", "same_outputs", "equivalent"...}],
   "control": [problems], "status", "restarts", "seconds", "solution_seconds"}: the last, the set-up and the control
   together, over the session's kernels (about what grading the solution takes). `on_cell(done, total)` reports
   progress; `on_control_cell(id)` is called before each code cell of the control runs, with its grade id (None for a
-  cell without one), and with None when the session ends."""
+  cell without one), and with None when the session ends. `known`: the keys of the module's ledger, whose mutants are not
+  graded again; with `control=False` a session that has nothing left to grade runs no kernel at all ("ran": False)."""
   start = time.monotonic()
   source = module.notebook
   mutants = load(mutants_file) if mutants_file and Path(mutants_file).is_file() else []
@@ -187,7 +189,9 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
   mutants, session_results = [mutants[i] for i in graded], [results[i] for i in graded]
   state = {"control": [], "control_obs": {}, "status": RunStatus.COMPLETED, "restarts": 0, "solution_seconds": 0.0, "done": 0,
            "total": sum(len(mutant_tests(source, m)) + 2 for m in mutants) + len(points_of)}
-  for part, hidden in parts(source):
+  ran = bool(mutants) or control
+  if not ran: state["solution_seconds"] = None
+  for part, hidden in parts(source) if ran else []:
     _run_part(module, mutants, session_results, ref, points_of, part, hidden, state, on_cell, on_control_cell)
     if state["status"] != RunStatus.COMPLETED: break
   for res in results:
@@ -196,7 +200,7 @@ def run(module:Module, mutants_file:Path|None, on_cell=None, generate_mutants:bo
     res["untested"] = not res["caught"] and all(v == TestStatus.SKIPPED for v in res["tests"].values())   # e.g. CUDA tests, no CUDA here
     res["equivalent"] = equivalent.get(res.get("id", ""))
     del res["observed"]
-  return {"module": module.name, "mutants": results, "control": state["control"], "status": state["status"], "restarts": state["restarts"],
+  return {"module": module.name, "mutants": results, "control": state["control"], "status": state["status"], "restarts": state["restarts"], "ran": ran,
           "solution_seconds": state["solution_seconds"], "max_per_task": max_per_task, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
 
 def _run_part(module:Module, mutants:list[dict], results:list[dict], ref, points_of:dict, part:set[str]|None, hidden:bool,

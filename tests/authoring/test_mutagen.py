@@ -124,6 +124,8 @@ def test_the_ledger_skips_the_mutants_this_version_caught_and_a_change_grades_th
   again = run(Module("01_toy", source), mutants, known=ledger.caught(caught))
   assert all(m["caught"] and m["ledger"] and not m["tests"] for m in again["mutants"])      # nothing graded again...
   assert not again["control"] and again["status"] == "completed" and again["solution_seconds"]    # ...but the control ran
+  bare = run(Module("01_toy", source), mutants, known=ledger.caught(caught), control=False)       # unless told it need not
+  assert not bare["ran"] and bare["solution_seconds"] is None and bare["status"] == "completed" and all(m["ledger"] for m in bare["mutants"])
   mutants.write_text(f"MUTANTS = [{one}, {two.replace('+ 1', '- 1')}]\n")                       # an edited mutant is a new one
   edited = {m["name"]: m for m in run(Module("01_toy", source), mutants, known=ledger.caught(caught))["mutants"]}
   assert edited["square adds"].get("ledger") and not edited["double off by one"].get("ledger") and edited["double off by one"]["caught"]
