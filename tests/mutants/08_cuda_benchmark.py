@@ -244,7 +244,9 @@ MUTANTS += [
 ]
 # Issue 46, round s58: read_ptx asks what one thread EXECUTES over the whole kernel (bytes by memory and direction,
 # mma and barrier instructions), not what the text lists: loops' trip counts (often a register set by a mov),
-# nesting, vector widths and element sizes are the learner's to read off the PTX.
+# nesting, vector widths and element sizes are the learner's to read off the PTX. "barriers counted as written" is not
+# among them: it survived, since no kernel of tinygrad 0.14 has a barrier inside a loop (checked on the tests' kernels and
+# 25 more: reductions, softmax, layernorm, variance, cumsum, GROUP/GROUPTOP matmuls), so it reads the same everywhere.
 MUTANTS += [
   {"name": "read_ptx: each instruction counted once (loop trip counts ignored)", "target": "ans_read_ptx",
    "old": "times.append(times[-1] * trips[m.group(1)])", "new": "times.append(times[-1])"},
@@ -258,8 +260,6 @@ MUTANTS += [
    "old": "int(m.group(3) or 1) * int(m.group(4)) // 8", "new": "int(m.group(3) or 1) * 4"},
   {"name": "read_ptx: tensor-core instructions counted as written, not as executed", "target": "ans_read_ptx",
    "old": 'got["mma"] += times[-1]', "new": 'got["mma"] += 1'},
-  {"name": "read_ptx: barriers counted as written, not as executed", "target": "ans_read_ptx",
-   "old": 'got["barriers"] += times[-1]', "new": 'got["barriers"] += 1'},
   {"name": "read_ptx: loads and stores swapped", "target": "ans_read_ptx",
    "old": "'load' if m.group(1) == 'ld' else 'store'", "new": "'store' if m.group(1) == 'ld' else 'load'"},
 ]
