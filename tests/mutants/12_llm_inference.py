@@ -50,8 +50,8 @@ MUTANTS = [
     # Task 2.1, prompts of different lengths (left padded)
     {"name": "forward ignores lengths (every row taken as T long: pad columns read, positions from the pad)", "target": "ans_forward",
      "old": "(lengths if lengths is not None else [T] * B)", "new": "[T] * B"},
-    {"name": "forward's positions not shifted by the padding (a prompt starts at its pad count, not 0)", "target": "ans_forward",
-     "old": ".reshape(1, 1, T, 1) - pad)", "new": ".reshape(1, 1, T, 1) + 0 * pad)"},
+    # (not a mutant: positions left unshifted by the padding are equivalent, since RoPE's scores depend only on the
+    #  difference of two positions, and a row's shift is the same for all its columns; the mutants run of 2026-12-03 kept it)
     {"name": "forward lets a prompt's queries read the pad keys (the causal mask only)", "target": "ans_forward",
      "old": ".tril(0) & ((cols >= pad) | (rows < pad))", "new": ".tril(0)"},
     {"name": "forward hides every key from a pad query (a row of -inf: NaN that the next layer's values spread)", "target": "ans_forward",
