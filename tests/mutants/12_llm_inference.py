@@ -27,7 +27,7 @@ MUTANTS = [
     {"name": "forward's attention: causal mask off by one (a query does not see its own position)", "target": "ans_forward",
      "old": ".tril(0)", "new": ".tril(-1)"},
     {"name": "forward's attention has no causal mask (every query sees every key)", "target": "ans_forward",
-     "old": '        if T > 1: scores = Tensor.ones(T, T, dtype=dtypes.bool).tril(0).where(scores, float("-inf"))\n', "new": ""},
+     "old": "(Tensor.ones(T, T, dtype=dtypes.bool).tril(0) & ((cols >= pad) | (rows < pad)))", "new": "((cols >= pad) | (rows < pad))"},
     {"name": "forward's attention: GQA heads repeated as a block (head h uses KV head h % KVH)", "target": "ans_forward",
      "old": "k, v = k.repeat_interleave(H // KVH, dim=1), v.repeat_interleave(H // KVH, dim=1)",
      "new": "k, v = k.repeat((1, H // KVH, 1, 1)), v.repeat((1, H // KVH, 1, 1))"},
@@ -47,6 +47,19 @@ MUTANTS = [
      "old": "        x = x + project(attention(q, k, v)", "new": "        x = project(attention(q, k, v)"},
     {"name": "forward: the two norms of a layer swapped (the MLP's before attention)", "target": "ans_forward",
      "old": 'h = rms_norm(x, weights[p + "attn_norm.weight"])', "new": 'h = rms_norm(x, weights[p + "ffn_norm.weight"])'},
+    # Task 2.1, prompts of different lengths (left padded)
+    {"name": "forward ignores lengths (every row taken as T long: pad columns read, positions from the pad)", "target": "ans_forward",
+     "old": "(lengths if lengths is not None else [T] * B)", "new": "[T] * B"},
+    # (not a mutant: positions left unshifted by the padding are equivalent, since RoPE's scores depend only on the
+    #  difference of two positions, and a row's shift is the same for all its columns; the mutants run of 2026-12-03 kept it)
+    {"name": "forward lets a prompt's queries read the pad keys (the causal mask only)", "target": "ans_forward",
+     "old": ".tril(0) & ((cols >= pad) | (rows < pad))", "new": ".tril(0)"},
+    {"name": "forward hides every key from a pad query (a row of -inf: NaN that the next layer's values spread)", "target": "ans_forward",
+     "old": "((cols >= pad) | (rows < pad))", "new": "(cols >= pad)"},
+    {"name": "forward's pad mask off by one (a prompt's first column hidden)", "target": "ans_forward",
+     "old": "((cols >= pad) | (rows < pad))", "new": "((cols > pad) | (rows <= pad))"},
+    {"name": "forward counts one pad column too many (T - length + 1)", "target": "ans_forward",
+     "old": "[T - n for n in", "new": "[T - n + 1 for n in"},
     # Task 3.1
     {"name": "forward_cached makes a new cache tensor each call (cat) instead of writing in place", "target": "ans_make_cache",
      "old": "        cache[i][:, :, :, start_pos:start_pos + T, :].assign(Tensor.stack(k, v))       # written in place\n",
