@@ -1,6 +1,6 @@
 """Noisy neighbours: busy processes that keep every core occupied while a test runs, started and stopped by the test
 (and killed with it: each one ends by itself after `limit` seconds, whatever happens to the test)."""
-import contextlib, fcntl, functools, os, re, subprocess, sys, tempfile
+import contextlib, fcntl, functools, os, re, subprocess, sys, tempfile, time
 from pathlib import Path
 from autograder.core.assemble import read_notebook
 from autograder.core.cells import grade_id, is_test
@@ -54,7 +54,7 @@ def load_lock():
     _state["exclusive"] = 1
     try: yield
     finally: _state["exclusive"] = 0
-  if share is not None: fcntl.flock(share, fcntl.LOCK_SH)
+  if share is not None and _state["shared"] is share: fcntl.flock(share, fcntl.LOCK_SH)   # (not if its run ended meanwhile)
 
 @contextlib.contextmanager
 def noisy_neighbours(count:int|None=None, limit:float=900.0):
@@ -72,9 +72,13 @@ class NeighboursAround:
   """on_control_cell for authoring.mutants.run: neighbours while a deciding cell of `module` runs, none otherwise."""
   def __init__(self, module:str, limit:float=600.0):
     self.cells, self.limit, self.seen, self.running = deciding_cells().get(module, frozenset()), limit, set(), None
+    self.waited = 0.0            # seconds spent waiting for the machine (load_lock): they count in the control's time
   def __call__(self, cell:str|None):
     if cell not in self.cells: return self.stop()
     self.seen.add(cell)
-    if self.running is None: self.running = contextlib.ExitStack(); self.running.enter_context(noisy_neighbours(limit=self.limit))
+    if self.running is None:
+      start, self.running = time.monotonic(), contextlib.ExitStack()
+      self.running.enter_context(noisy_neighbours(limit=self.limit))
+      self.waited += time.monotonic() - start
   def stop(self):
     if self.running is not None: self.running.close(); self.running = None
