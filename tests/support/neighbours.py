@@ -24,7 +24,7 @@ TIMED = frozenset(deciding_cells())        # the modules with such a cell (cours
 BUSY = "import time, sys\nend = time.monotonic() + float(sys.argv[1])\nx = 0\nwhile time.monotonic() < end:\n  for i in range(10000): x += i * i\n"
 
 LOCK, GATE = (Path(tempfile.gettempdir()) / f"workbook-noisy-neighbours.{kind}" for kind in ("lock", "gate"))
-_state = {"shared": None, "exclusive": 0}      # this process's hold: a shared lock's file, whether it holds the load
+_state = {"shared": None, "exclusive": False}      # this process's hold: a shared lock's file, whether it holds the load
 
 @contextlib.contextmanager
 def machine_share():
@@ -51,9 +51,9 @@ def load_lock():
   if share is not None: fcntl.flock(share, fcntl.LOCK_UN)
   with open(GATE, "w") as gate, open(LOCK, "w") as lock:
     fcntl.flock(gate, fcntl.LOCK_EX); fcntl.flock(lock, fcntl.LOCK_EX)
-    _state["exclusive"] = 1
+    _state["exclusive"] = True
     try: yield
-    finally: _state["exclusive"] = 0
+    finally: _state["exclusive"] = False
   if share is not None and _state["shared"] is share: fcntl.flock(share, fcntl.LOCK_SH)   # (not if its run ended meanwhile)
 
 @contextlib.contextmanager
