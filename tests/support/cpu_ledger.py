@@ -1,7 +1,7 @@
 """Who had the CPU while a test loaded the machine: every process's CPU time, sampled from /proc in a thread, so that a
 run that crawls (the ~900 s self-checks beside noisy neighbours of three full runs, 30 s alone) says where the time
 went: to the neighbours, to the kernel under test, or to something else on the machine."""
-import os, threading, time
+import collections, os, threading, time
 from pathlib import Path
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -12,6 +12,21 @@ def _stat(pid:str) -> tuple[float, int, int]|None:
   except OSError: return None
   fields = text[text.rindex(")") + 2:].split()            # after "pid (comm) ": state is fields[0]
   return (int(fields[11]) + int(fields[12])) / TICK, int(fields[3]), int(fields[16])
+
+# x86-64 numbers of the calls a waiting process sits in: a kernel that waits on a lock, a pipe or a child says which
+CALLS = {0: "read", 7: "poll", 23: "select", 35: "nanosleep", 61: "wait4", 73: "flock", 74: "fsync", 75: "fdatasync",
+         202: "futex", 230: "clock_nanosleep", 232: "epoll_wait", 270: "pselect6", 271: "ppoll", 281: "epoll_pwait"}
+
+def _doing(pid:str) -> str:
+  """What a process's main thread is doing: its state (R running or runnable, S asleep, D in the disk) and, asleep, the
+  system call it waits in."""
+  try:
+    text = Path(f"/proc/{pid}/stat").read_text()
+    state = text[text.rindex(")") + 2]
+    if state == "R": return "R"
+    call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+  except (OSError, IndexError): return "?"
+  return f"{state} {CALLS.get(int(call), call) if call.lstrip('-').isdigit() else call}"
 
 def _about(pid:str) -> str:
   """A process's command line, its cpu control group and its autogroup, in one line."""
@@ -27,6 +42,7 @@ class CpuLedger:
   """Samples every `every` seconds between start() and stop(); `summary()` lists the processes that used the CPU."""
   def __init__(self, every:float=5.0):
     self.every, self.first, self.last, self.about, self.done = every, {}, {}, {}, threading.Event()
+    self.doing:dict[str, collections.Counter] = collections.defaultdict(collections.Counter)   # pid: what each sample saw
     self.begin = self.end = time.monotonic()
 
   def sample(self):
@@ -37,6 +53,7 @@ class CpuLedger:
         self.first[pid] = 0.0 if born else s[0]
         self.about[pid] = f"session {s[1]}, nice {s[2]}: {_about(pid)}"
       self.last[pid] = s[0]
+      self.doing[pid][_doing(pid)] += 1
 
   def start(self) -> "CpuLedger":
     self.begin = time.monotonic(); self.sample()
@@ -52,5 +69,6 @@ class CpuLedger:
     used = sorted(((self.last[p] - self.first[p], p) for p in self.last), reverse=True)
     wall = self.end - self.begin
     lines = [f"{wall:.0f} s of wall time, {sum(u for u, _ in used):.0f} s of CPU on {os.cpu_count()} cores:"]
-    lines += [f"  {u:7.1f} s  pid {p} {self.about[p]}" for u, p in used[:top] if u >= 0.5]
+    seen = lambda p: ", ".join(f"{what} {n}" for what, n in self.doing[p].most_common(3))
+    lines += [f"  {u:7.1f} s  pid {p} {self.about[p]}\n           samples: {seen(p)}" for u, p in used[:top] if u >= 0.5]
     return "\n".join(lines)
