@@ -1,10 +1,12 @@
 """Each pytest worker gets its own tinygrad compile cache and the CPU device (no GPU probe). Notebooks graded in a
 temporary folder find the repository's data through WORKBOOK_DATA (module 04's loader reads it)."""
-import os, sys, tempfile
+import hashlib, os, sys, tempfile
 from pathlib import Path
 
 os.environ["DEV"] = "CPU"
-_worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+# one cache per checkout and worker: two checkouts tested at once (a clone and a worktree) wrote into one worker's
+# sqlite file, and a reference run's copy-back into it replaces the whole file (runs.copy_db)
+_worker = f'{hashlib.sha1(str(Path(__file__).resolve().parent).encode()).hexdigest()[:8]}-{os.environ.get("PYTEST_XDIST_WORKER", "main")}'
 os.environ.setdefault("WORKBOOK_DATA", str(Path(__file__).resolve().parent.parent / "data"))
 os.environ["CACHEDB"] = str(Path(tempfile.gettempdir()) / f"tinygrad-workbook-cache-{_worker}.db")
 sys.path.insert(0, str(Path(__file__).parent / "support"))          # toy_course, course_docs, ...: helpers the tests share

@@ -66,3 +66,17 @@ def test_each_kernel_gets_the_same_cpu_share():
     seen = subprocess.run(group.prefix() + ["cat", "/proc/self/cgroup"], capture_output=True, text=True).stdout
     assert any(line.split(":")[1].split(",").count("cpu") and cpu[0].name in line for line in seen.splitlines()), seen
   finally: group.close()
+
+def test_a_run_leaves_no_thread_or_open_file_in_the_grader(tmp_path):
+  """Issue 43: nbclient stops neither the channels nor the zmq contexts of a client whose kernel manager it was given,
+  so each run left a heartbeat thread pinging its dead kernel every second, four zmq threads and some twenty open
+  files in the grader's process. A pytest worker that had run some hundred kernels spent a sixth of a core on them, and
+  a self-check in it made almost no progress (766 s; 20 s in a fresh process)."""
+  import copy, nbformat
+  from autograder.core.execute import run_notebook
+  nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
+  run_notebook(copy.deepcopy(nb), tmp_path, 60, 120)                     # the first run's imports and lazy pools
+  before = len(os.listdir("/proc/self/task")), len(os.listdir("/proc/self/fd"))
+  for _ in range(3): run_notebook(copy.deepcopy(nb), tmp_path, 60, 120)
+  after = len(os.listdir("/proc/self/task")), len(os.listdir("/proc/self/fd"))
+  assert after[0] <= before[0] + 2 and after[1] <= before[1] + 4, f"threads, open files: {before} before three runs, {after} after"
