@@ -152,10 +152,22 @@ def task_uses(nb:NotebookNode, trusted:NotebookNode|None=None) -> dict[int, dict
     elif is_test(cell): out[i] = {t: f for t, f in everything.items() if t and t != task}
   return out
 
-def uses_note(uses:dict[str, str], failing:set[str]) -> str:
-  """A sentence for a failing test that uses other tasks' answers; '' when it uses none."""
+def tested_names(nb:NotebookNode, trusted:NotebookNode|None=None) -> dict[int, set[str]]:
+  """For each test cell (by index), the answer functions of its own task that its visible lines name."""
+  tasks = cell_tasks(nb)
+  answers: dict[str, set[str]] = {}
+  for i, cell in enumerate(nb.cells):
+    if cell.cell_type == "code" and is_answer(cell):
+      answers.setdefault(tasks.get(i, ""), set()).update(defined_names((trusted or nb).cells[i].source) & defined_names(cell.source))
+  return {i: set().union(*(loads for loads, _ in _statements(visible_source(cell.source))), set()) & answers.get(tasks.get(i, ""), set())
+          for i, cell in enumerate(nb.cells) if cell.cell_type == "code" and is_test(cell)}
+
+def uses_note(uses:dict[str, str], failing:dict[str, set[str]|None]) -> str:
+  """A sentence for a failing test that uses other tasks' answers; '' when it uses none. `failing`: the tasks with a
+  failing test, each with the answer functions its failing tests name (None: not known, any of them), so that a
+  function whose own test passes is not blamed for another function of its task."""
   if not uses: return ""
-  bad = [f"{f} ({t})" for t, f in uses.items() if t in failing]
+  bad = [f"{f} ({t})" for t, f in uses.items() if t in failing and (failing[t] is None or f in failing[t])]
   if bad: return f"it uses {', '.join(bad)}, whose test fails too: fix that first"
   return f"it uses {', '.join(f'{f} ({t})' for t, f in uses.items())}: a wrong value from there fails this test too"
 
@@ -179,8 +191,11 @@ def explain(tests:list[TestResult], causes:dict[str, str], source:NotebookNode, 
   broken = (TestStatus.FAILED, TestStatus.ERROR)
   if not any(t.status in broken for t in tests): return
   index = {grade_id(c): i for i, c in enumerate(source.cells) if is_test(c)}
-  uses = task_uses(source, trusted)
-  failing = {t.task or "" for t in tests if t.status in UNFINISHED} | set(failing_elsewhere)
+  uses, named = task_uses(source, trusted), tested_names(source, trusted)
+  failing: dict[str, set[str]|None] = {task: None for task in failing_elsewhere}
+  for t in tests:
+    if t.status in UNFINISHED and failing.get(t.task or "", set()) is not None:
+      failing[t.task or ""] = failing.get(t.task or "", set()) | named.get(index.get(t.id, -1), set())
   for t in tests:
     if t.status not in broken: continue
     cause = causes.get(t.id, "")
@@ -188,5 +203,5 @@ def explain(tests:list[TestResult], causes:dict[str, str], source:NotebookNode, 
       t.message = cause if t.message.startswith("NotImplementedError") else f"{cause} ({t.message})"
     elif cause.startswith("not attempted"):
       t.message = f"NotImplementedError: not attempted ({cause.removeprefix('not attempted: ').replace(' NotImplementedError', ' it')})"   # verdict.not_attempted reads the first word
-    elif (note := uses_note(uses.get(index.get(t.id, -1), {}), failing - {t.task or ""})):
+    elif (note := uses_note(uses.get(index.get(t.id, -1), {}), {k: v for k, v in failing.items() if k != (t.task or "")})):
       t.message = f"{t.message}; {note}"

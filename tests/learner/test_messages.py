@@ -114,3 +114,35 @@ def test_a_test_is_told_about_the_answers_its_own_function_uses_in_the_learners_
   assert task_uses(learners, solution)[5] == {}                  # their choose calls no other task's answer
   learners.cells[4].source = "def plan(t):\n    return sorted(quantize(v) for v in t)"
   assert task_uses(learners, solution)[6] == {"Task 1.1": "quantize"}
+
+def test_a_function_whose_own_test_passes_is_not_blamed_for_another_function_of_its_task():
+  """Module 10's 5.3a said "it uses quantize_int8 (Task 4.1), whose test fails too": Task 4.1's Int8Net test had
+  failed, quantize_int8's own test had passed, and the cause lay elsewhere. Blame follows the functions the failing
+  tests name, not their task."""
+  from nbformat.v4 import new_notebook, new_code_cell, new_markdown_cell
+  from autograder.core.cause import explain
+  from autograder.core.results import TestResult, TestStatus
+  from toy_course import meta
+  nb = new_notebook(cells=[
+    new_markdown_cell("**Task 1.1**"),
+    new_code_cell("def quantize(x):\n    return round(x)", metadata=meta("ans_quantize", solution=True)),
+    new_code_cell("def net(x):\n    return quantize(x) + 1", metadata=meta("ans_net", solution=True)),
+    new_code_cell("check(quantize(2.4) == 2)", metadata=meta("test_quantize", grade=True, points=1)),     # 3
+    new_code_cell("check(net(2.4) == 3)", metadata=meta("test_net", grade=True, points=1)),               # 4
+    new_markdown_cell("**Task 2.1**"),
+    new_code_cell("def choose(x):\n    return quantize(x)", metadata=meta("ans_choose", solution=True)),
+    new_code_cell("check(choose(2.4) == 2)", metadata=meta("test_choose", grade=True, points=1))])        # 7
+  def results(quantize_passes:bool):
+    status = lambda ok: TestStatus.PASSED if ok else TestStatus.FAILED
+    return [TestResult(id="test_quantize", task="Task 1.1", max_score=1, status=status(quantize_passes)),
+            TestResult(id="test_net", task="Task 1.1", max_score=1, status=status(False)),
+            TestResult(id="test_choose", task="Task 2.1", max_score=1, status=status(False), message="CheckFailed: choose(2.4)")]
+  tests = results(quantize_passes=True)
+  explain(tests, {}, nb)
+  assert tests[2].message == "CheckFailed: choose(2.4); it uses quantize (Task 1.1): a wrong value from there fails this test too"
+  tests = results(quantize_passes=False)
+  explain(tests, {}, nb)
+  assert tests[2].message == "CheckFailed: choose(2.4); it uses quantize (Task 1.1), whose test fails too: fix that first"
+  tests = results(quantize_passes=True)
+  explain(tests, {}, nb, failing_elsewhere={"Task 1.1"})      # a check of one task: the other task's tests are not known
+  assert tests[2].message.endswith("it uses quantize (Task 1.1), whose test fails too: fix that first")
