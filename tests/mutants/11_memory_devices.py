@@ -45,6 +45,8 @@ MUTANTS = [
      "old": "sum(any(a.op is Ops.MSTACK for a in c.src[1:]) for c in kernels)", "new": "sum(isinstance(c.device, tuple) for c in kernels)"},
     {"name": "jit_outcome compares with the capture size's value", "target": "ans_guarded_jit",
      "old": "    want = (make_input(n_new) * 2 + 1).sum().item()", "new": "    want = (make_input(n_capture) * 2 + 1).sum().item()"},
+    {"name": "GuardedJit compares the first Tensor argument only", "target": "ans_guarded_jit",
+     "old": "a.dtype, a.device) for a in args if isinstance(a, Tensor)]", "new": "a.dtype, a.device) for a in args[:1] if isinstance(a, Tensor)]"},
     {"name": "GuardedJit compares shapes only", "target": "ans_guarded_jit",
      "old": "signature = [(tuple(d.unbind()[0] if isinstance(d, UOp) else d for d in a.shape), a.dtype, a.device) for a in args if isinstance(a, Tensor)]",
      "new": "signature = [tuple(d.unbind()[0] if isinstance(d, UOp) else d for d in a.shape) for a in args if isinstance(a, Tensor)]"},
