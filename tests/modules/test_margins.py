@@ -43,9 +43,11 @@ def test_every_check_leaves_the_reference_a_margin(module):
 # is what a learner's self-check meets on another CPU, for a third of the time (the full runs of 01, 06, 10 and 13 under
 # the second target took 7 of the suite's worker-minutes on 2026-12-02).
 FULL = os.environ.get("PORTABILITY") == "full"
-# The suite covers two of them (06: half precision and random bits; 13: kernel speed); the weekly run all four (01's
-# and 10's learner's-copy runs under the second target took 34 s and 110 s on 2026-12-02).
-PORTABLE = ["01_tensor_basics", "06_custom_ops", "10_inference", "13_kernel_opts"] if FULL else ["06_custom_ops", "13_kernel_opts"]
+# The suite covers two of them (06: half precision and random bits; 13: kernel speed); the weekly run seven: 01 and 10
+# (their learner's-copy runs under the second target took 34 s and 110 s on 2026-12-02), and 04, 09 and 12, whose
+# shipped float32 values moved by an ulp or two on an AVX-512 Xeon in issue 43.
+PORTABLE = (["01_tensor_basics", "04_mnist", "06_custom_ops", "09_deep_dive", "10_inference", "12_llm_inference", "13_kernel_opts"] if FULL
+            else ["06_custom_ops", "13_kernel_opts"])
 
 @pytest.mark.skipif(__import__("platform").machine() != "x86_64", reason="the second target is an x86-64 level")
 @pytest.mark.parametrize("module", PORTABLE)

@@ -1,5 +1,5 @@
 """A right answer passes beside noisy neighbours (issue 43): a finished notebook of the module with the sharpest timing
-checks (and module 12's Task 8.2), self-checked with a busy process on every core. (The gradings of the solution under load are in
+checks (and module 12's Task 8.2, module 07's Task 2.1), self-checked with a busy process on every core. (The gradings of the solution under load are in
 test_mutants.py and test_honesty.py.)"""
 import shutil, warnings
 import nbformat
@@ -26,10 +26,11 @@ def finished(module:str, folder) -> "Path":
   for name in source.answer_files: shutil.copyfile(source.folder / name, folder / module / name)
   return path
 
-@pytest.mark.parametrize("module,task", [("13_kernel_opts", None), ("12_llm_inference", "Task 8.2")])
+@pytest.mark.parametrize("module,task", [("13_kernel_opts", None), ("12_llm_inference", "Task 8.2"), ("07_custom_backend", "Task 2.1")])
 def test_a_finished_notebook_passes_its_self_check_beside_noisy_neighbours(module, task, tmp_path, monkeypatch):
   """The whole of 13; of 12, the task whose two tests decide ratios of times (against the baseline Decoder and against
-  transformers on one thread): the rest of 12 grades counts and sanity bounds. What is tested is the verdicts beside
+  transformers on one thread): the rest of 12 grades counts and sanity bounds; of 07, the task whose race decides the
+  learner's backend against the CPU one (its other timings are physical bounds no load reaches). What is tested is the verdicts beside
   a busy process per core, not the notebook's wall-clock limits: the suite's other worker runs beside it too (on
   2026-12-03 a 622 s attack grading of 10 did, and 13's self-check ran out of its 240 s, 12's cell out of 120 s), so
   the limits are scaled by SLACK here."""

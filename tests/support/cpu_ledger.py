@@ -1,32 +1,30 @@
 """Who had the CPU while a test loaded the machine: every process's CPU time, sampled from /proc in a thread, so that a
 run that crawls (the ~900 s self-checks beside noisy neighbours of three full runs, 30 s alone) says where the time
 went: to the neighbours, to the kernel under test, or to something else on the machine."""
-import collections, os, threading, time
+import collections, os, platform, threading, time
 from pathlib import Path
 
 TICK = os.sysconf("SC_CLK_TCK")
 
-def _stat(pid:str) -> tuple[float, int, int]|None:
-  """(CPU seconds, session id, nice) of a process, or None once it is gone."""
+def _stat(pid:str) -> tuple[float, int, int, str]|None:
+  """(CPU seconds, session id, nice, state: R running or runnable, S asleep, D in the disk) of a process, or None once
+  it is gone."""
   try: text = Path(f"/proc/{pid}/stat").read_text()
   except OSError: return None
   fields = text[text.rindex(")") + 2:].split()            # after "pid (comm) ": state is fields[0]
-  return (int(fields[11]) + int(fields[12])) / TICK, int(fields[3]), int(fields[16])
+  return (int(fields[11]) + int(fields[12])) / TICK, int(fields[3]), int(fields[16]), fields[0]
 
 # x86-64 numbers of the calls a waiting process sits in: a kernel that waits on a lock, a pipe or a child says which
-CALLS = {0: "read", 7: "poll", 23: "select", 35: "nanosleep", 61: "wait4", 73: "flock", 74: "fsync", 75: "fdatasync",
+# (elsewhere the numbers differ: they are shown as numbers)
+CALLS = {} if platform.machine() != "x86_64" else {0: "read", 7: "poll", 23: "select", 35: "nanosleep", 61: "wait4", 73: "flock", 74: "fsync", 75: "fdatasync",
          202: "futex", 230: "clock_nanosleep", 232: "epoll_wait", 270: "pselect6", 271: "ppoll", 281: "epoll_pwait"}
 
-def _doing(pid:str) -> str:
-  """What a process's main thread is doing: its state (R running or runnable, S asleep, D in the disk) and, asleep, the
-  system call it waits in."""
-  try:
-    text = Path(f"/proc/{pid}/stat").read_text()
-    state = text[text.rindex(")") + 2]
-    if state == "R": return "R"
-    call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+def _doing(pid:str, state:str) -> str:
+  """What a process's main thread is doing: its state and, asleep, the system call it waits in."""
+  if state == "R": return "R"
+  try: call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
   except (OSError, IndexError): return "?"
-  return f"{state} {CALLS.get(int(call), call) if call.lstrip('-').isdigit() else call}"
+  return f"{state} {CALLS.get(int(call), f'call {call}') if call.lstrip('-').isdigit() else call}"
 
 def _about(pid:str) -> str:
   """A process's command line, its cpu control group and its autogroup, in one line."""
@@ -53,7 +51,7 @@ class CpuLedger:
         self.first[pid] = 0.0 if born else s[0]
         self.about[pid] = f"session {s[1]}, nice {s[2]}: {_about(pid)}"
       self.last[pid] = s[0]
-      self.doing[pid][_doing(pid)] += 1
+      self.doing[pid][_doing(pid, s[3])] += 1
 
   def start(self) -> "CpuLedger":
     self.begin = time.monotonic(); self.sample()
