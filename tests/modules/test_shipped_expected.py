@@ -1,0 +1,38 @@
+"""No visible check expects a value computed from the learner's own answers in a form release cuts: the learner's copy
+ships the reference's value in its place, and a right answer whose value differs from the reference's (a layout of
+another height, another exporter's file, the last bits of another CPU) fails its self-check. Module 10's Task 5.3a
+lost a point to a check of this kind; 05's draw_uop_graph, 10's export_onnx and test_ship, and 13's export_c could
+(this test found them on 2026-12-04; on those versions of the notebooks it fails). Write such a check as a
+property of the learner's values with a constant expected value (`check_equal(diff, 0)`, `[...] == []`), put it under
+`machine_dependent` (compared in grading only), or list it below with why a right answer has one value there."""
+import pytest
+from nbformat import read
+from autograder.core.course import REPO, module_names, notebook_path
+from expected_flow import expected_from_answers
+
+SOLUTIONS = REPO / "solutions"
+
+RENDERER = "through gpu_renderer's renderer (Task 5.1): tinygrad's own programs for the one right renderer"
+ONE_VALUE = {
+  ("08_cuda_benchmark", "test_gpu_renderer"): RENDERER, ("08_cuda_benchmark", "test_kernel_bound"): RENDERER,
+  ("08_cuda_benchmark", "test_read_ptx"): RENDERER, ("08_cuda_benchmark", "test_anatomy"): RENDERER,
+  ("08_cuda_benchmark", "test_sweep"): "a row's intensity from its n and dtype, checked equal to the cases just above",
+  ("10_inference", "test_choose_format"): "the rows of the exact formats (f16, f32, Q8_0 bit for bit, int8 as PyTorch's quantizer); the "
+    "choices read the learner's Q4_0 row too, at budgets far from every format's error (a coarse Q4_0 within Task 5.1's 1% chose the same)",
+  ("10_inference", "test_quantize_onnx"): "the float file onnx_by_hand wrote from the checkpoint: its weights are the checkpoint's",
+  ("11_memory_devices", "test_data_parallel_step"): "one device's step: floats compared within rtol 1e-5, as against PyTorch just above",
+  ("11_memory_devices", "test_memory_report"): "PyTorch's outputs of the same function",
+  ("11_memory_devices", "test_schedule_counts"): "counts of the learner's schedule, checked equal to tinygrad's just above",
+  ("11_memory_devices", "test_shard_plan"): "bytes held and moved, exact, checked equal to tinygrad's just above",
+  ("12_llm_inference", "test_memory_bound_share"): "decode_traffic's count of bytes (exact) and a scripted clock",
+}
+
+@pytest.mark.parametrize("module", module_names(SOLUTIONS))
+def test_no_visible_check_expects_a_shipped_value_computed_from_the_learners_answers(module):
+  found = expected_from_answers(read(notebook_path(SOLUTIONS, module), as_version=4))
+  unexplained = [f"{cell}: expected {source[:100]}" for cell, source in found if (module, cell) not in ONE_VALUE]
+  assert not unexplained, f"{module}: checks whose expected value, computed from the learner's answers, release replaces by the reference's:\n" + "\n".join(unexplained)
+
+def test_the_list_holds_no_cell_that_no_longer_needs_it():
+  found = {(m, cell) for m in module_names(SOLUTIONS) for cell, _ in expected_from_answers(read(notebook_path(SOLUTIONS, m), as_version=4))}
+  assert not set(ONE_VALUE) - found, set(ONE_VALUE) - found
