@@ -1,30 +1,18 @@
 """A right answer passes beside noisy neighbours (issue 43): a finished notebook of the module with the sharpest timing
 checks (and module 12's Task 8.2, module 07's Task 2.1), self-checked with a busy process on every core. (The gradings of the solution under load are in
 test_mutants.py and test_honesty.py.)"""
-import shutil, warnings
-import nbformat
+import warnings
 import pytest
-from autograder.core.assemble import assemble, read_notebook
-from autograder.core.course import REPO, notebook_path
-from autograder.core.module import Module
 from autograder.core.results import TestStatus
 from autograder.learner import selfcheck
 from autograder.learner.selfcheck import self_check
 from cpu_ledger import CpuLedger
 from neighbours import noisy_neighbours
+from finished import finished
 
 pytestmark = pytest.mark.slow
 SLOW = 180            # seconds: alone beside its neighbours each took 20-50 s (2026-12-04); slower, the test says who had the CPU
 SLACK = 4             # wall-clock limits: two neighbours and the suite's other worker share the 2 cores with the kernel
-
-def finished(module:str, folder) -> "Path":
-  """The released starter of `module` with the solution's answer cells and answer files, in `folder`."""
-  shutil.copytree(REPO / "projects" / module, folder / module)
-  source = Module(module, REPO / "solutions")
-  path = notebook_path(folder, module)
-  nbformat.write(assemble(read_notebook(path), source.notebook), str(path))
-  for name in source.answer_files: shutil.copyfile(source.folder / name, folder / module / name)
-  return path
 
 @pytest.mark.parametrize("module,task", [("13_kernel_opts", None), ("12_llm_inference", "Task 8.2"), ("07_custom_backend", "Task 2.1")])
 def test_a_finished_notebook_passes_its_self_check_beside_noisy_neighbours(module, task, tmp_path, monkeypatch):
