@@ -19,6 +19,8 @@ ONE_VALUE = {
   ("08_cuda_benchmark", "test_sweep"): "a row's intensity from its n and dtype, checked equal to the cases just above",
   ("10_inference", "test_choose_format"): "the rows of the exact formats (f16, f32, Q8_0 bit for bit, int8 as PyTorch's quantizer); the "
     "choices read the learner's Q4_0 row too, at budgets far from every format's error (a coarse Q4_0 within Task 5.1's 1% chose the same)",
+  ("10_inference", "test_export_onnx"): "the docstring fixes every exporter option but where the weights go; the dynamo "
+    "exporter with external_data=False keeps the same entries (tests/modules/test_right_variants.py grades it)",
   ("10_inference", "test_quantize_onnx"): "the float file onnx_by_hand wrote from the checkpoint: its weights are the checkpoint's",
   ("11_memory_devices", "test_data_parallel_step"): "one device's step: floats compared within rtol 1e-5, as against PyTorch just above",
   ("11_memory_devices", "test_memory_report"): "PyTorch's outputs of the same function",

@@ -6,6 +6,8 @@ MUTANTS = [
      "old": "        model.train(was_training)\n", "new": "        pass\n"},
     {"name": "export_onnx keeps torch.onnx.export's default exporter (its weights written to a second .data file)", "target": "ans_export_onnx",
      "old": ", dynamo=False)", "new": ")"},
+    {"name": "export_onnx turns constant folding off (BatchNorm stays a node: every entry kept)", "target": "ans_export_onnx",
+     "old": 'output_names=["logits"], dynamo=False)', "new": 'output_names=["logits"], dynamo=False, do_constant_folding=False)'},
     {"name": "export_onnx reports every state_dict entry as kept", "target": "ans_export_onnx",
      "old": "    return Path(path), kept", "new": "    return Path(path), sorted(model.state_dict())"},
     {"name": "export_onnx looks only at the parameters (a buffer the file holds is missed)", "target": "ans_export_onnx",
