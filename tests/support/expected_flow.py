@@ -32,7 +32,7 @@ def _unshipped(w:ast.With) -> bool:
   return any(isinstance(i.context_expr, ast.Call) and isinstance(i.context_expr.func, ast.Name) and i.context_expr.func.id == "machine_dependent"
              for i in w.items)
 
-def _walk(stmts:list[ast.stmt], env:set[str], answers:set[str], hidden:set[str], found:list, in_oracle=False, params=None):
+def _walk(stmts:list[ast.stmt], env:set[str], answers:set[str], hidden:set[str]|None, found:list, in_oracle=False, params=None):
   """`params`: {local function: its parameters that some call passes a tainted value}, filled in as calls are seen."""
   params = {} if params is None else params
   for s in stmts:
@@ -46,7 +46,7 @@ def _walk(stmts:list[ast.stmt], env:set[str], answers:set[str], hidden:set[str],
       for call in (n for n in ast.walk(s) if isinstance(n, ast.Call) and check_name(n)):
         for pos, kw in expected_slots(check_name(call)):
           arg = call.args[pos] if len(call.args) > pos else next((k.value for k in call.keywords if k.arg == kw), None)
-          if arg is not None and not _shown(arg, hidden) and _tainted(arg, env, answers): found.append(ast.unparse(arg))
+          if arg is not None and (hidden is None or not _shown(arg, hidden)) and _tainted(arg, env, answers): found.append(ast.unparse(arg))
     if isinstance(s, ast.Assign):
       for t in s.targets: _bind(t, _tainted(s.value, env, answers), env)
     elif isinstance(s, (ast.AugAssign, ast.AnnAssign)) and s.value is not None and _tainted(s.value, env, answers): _bind(s.target, True, env)
@@ -64,14 +64,16 @@ def _walk(stmts:list[ast.stmt], env:set[str], answers:set[str], hidden:set[str],
       args = {a.arg for a in s.args.args + s.args.kwonlyargs}
       _walk(s.body, (env - args) | (known["tainted"] & args), answers, hidden, found, in_oracle, params)
 
-def expected_from_answers(nb:NotebookNode) -> list[tuple[str, str]]:
-  """(test cell's grade id, the expected argument's source) of every such check in the visible part of the test cells."""
+def expected_from_answers(nb:NotebookNode, grading:bool=False) -> list[tuple[str, str]]:
+  """(test cell's grade id, the expected argument's source) of every such check in the visible part of the test cells
+  whose expected argument release cuts; with `grading`, of every check, hidden ones included, cut or shown: grading
+  compares each observation with the reference run's expected value."""
   answers = set().union(*(defined_names(c.source) for c in nb.cells if c.cell_type == "code" and is_answer(c)))
-  hidden = oracle_names([c.source for c in nb.cells if c.cell_type == "code"])
+  hidden = None if grading else oracle_names([c.source for c in nb.cells if c.cell_type == "code"])
   out = []
   for c in nb.cells:
     if c.cell_type != "code" or not is_test(c): continue
-    body, params, found = ast.parse(python_source(without_hidden(c.source))).body, {}, []
+    body, params, found = ast.parse(python_source(c.source if grading else without_hidden(c.source))).body, {}, []
     _walk(body, set(), answers, hidden, [], params=params)       # first: which parameters of the cell's helpers get the learner's values
     _walk(body, set(), answers, hidden, found, params=params)
     out += [(grade_id(c), f) for f in dict.fromkeys(found)]
