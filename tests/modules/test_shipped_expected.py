@@ -16,7 +16,9 @@ SOLUTIONS = REPO / "solutions"
 RENDERER = "through gpu_renderer's renderer (Task 5.1): tinygrad's own programs for the one right renderer"
 ONE_VALUE = {
   ("08_cuda_benchmark", "test_gpu_renderer"): RENDERER, ("08_cuda_benchmark", "test_kernel_bound"): RENDERER,
-  ("08_cuda_benchmark", "test_read_ptx"): RENDERER, ("08_cuda_benchmark", "test_anatomy"): RENDERER,
+  ("08_cuda_benchmark", "test_read_ptx"): RENDERER,
+  ("08_cuda_benchmark", "test_anatomy"): RENDERER + "; NOT one value in grading: the anatomy of best_access's own opts is "
+    "compared with the reference's opts' anatomy (a right search that picks other opts loses it): to mend, stop 60's note",
   ("08_cuda_benchmark", "test_sweep"): "a row's intensity from its n and dtype, checked equal to the cases just above",
   ("10_inference", "test_choose_format"): "the rows of the exact formats (f16, f32, Q8_0 bit for bit, int8 as PyTorch's quantizer); the "
     "choices read the learner's Q4_0 row too, at budgets far from every format's error (a coarse Q4_0 within Task 5.1's 1% chose the same)",
@@ -50,17 +52,17 @@ ONE_VALUE_IN_GRADING = {**ONE_VALUE,
 def found(module:str, grading:bool=False) -> list[tuple[str, str]]:
   return expected_from_answers(read(notebook_path(SOLUTIONS, module), as_version=4), grading)
 
-@pytest.mark.parametrize("module", module_names(SOLUTIONS))
-def test_no_check_expects_a_value_computed_from_the_learners_answers_in_grading(module):
-  unexplained = [f"{cell}: expected {source[:100]}" for cell, source in found(module, grading=True) if (module, cell) not in ONE_VALUE_IN_GRADING]
-  assert not unexplained, f"{module}: checks whose expected value, computed from the learner's answers, grading takes from the reference run:\n" + "\n".join(unexplained)
+SCOPES = {"self-check": (ONE_VALUE, False, "release replaces by the reference's"),
+          "grading": (ONE_VALUE_IN_GRADING, True, "grading takes from the reference run")}
 
+@pytest.mark.parametrize("scope", SCOPES)
 @pytest.mark.parametrize("module", module_names(SOLUTIONS))
-def test_no_visible_check_expects_a_shipped_value_computed_from_the_learners_answers(module):
-  unexplained = [f"{cell}: expected {source[:100]}" for cell, source in found(module) if (module, cell) not in ONE_VALUE]
-  assert not unexplained, f"{module}: checks whose expected value, computed from the learner's answers, release replaces by the reference's:\n" + "\n".join(unexplained)
+def test_no_check_expects_the_reference_value_of_a_computation_on_the_learners_answers(module, scope):
+  listed, grading, who = SCOPES[scope]
+  unexplained = [f"{cell}: expected {source[:100]}" for cell, source in found(module, grading) if (module, cell) not in listed]
+  assert not unexplained, f"{module}: checks whose expected value, computed from the learner's answers, {who}:\n" + "\n".join(unexplained)
 
 def test_the_lists_hold_no_cell_that_no_longer_needs_it():
-  for listed, grading in [(ONE_VALUE, False), (ONE_VALUE_IN_GRADING, True)]:
+  for listed, grading, _ in SCOPES.values():
     named = {(m, cell) for m in module_names(SOLUTIONS) for cell, _ in found(m, grading)}
     assert not set(listed) - named, set(listed) - named

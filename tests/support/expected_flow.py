@@ -1,6 +1,8 @@
-"""Which visible checks of a solution notebook expect a value computed from the learner's own answers, in a form that
-release cuts (authoring/ship.py: the learner's copy ships the reference's value instead). Such a check compares a
-learner's answer with the reference's run of the same computation: right only where a right answer has one value.
+"""Which checks of a solution notebook expect a value computed from the learner's own answers: in the self-check's
+scope, visible checks whose expected argument release cuts (authoring/ship.py: the learner's copy ships the
+reference's value instead); in grading's, every check (grading takes each expected value from the reference run).
+Such a check compares a learner's answer with the reference's run of the same computation: right only where a right
+answer has one value. Branches taint a name if any of them does.
 Read statement by statement, in order, through function bodies, comprehensions and oracle blocks: a name is tainted
 while it holds a value computed from an answer function (or from a tainted name)."""
 from __future__ import annotations
@@ -28,7 +30,7 @@ def _bind(target:ast.AST, tainted:bool, env:set[str]):
 COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 def _unshipped(w:ast.With) -> bool:
-  """`with machine_dependent(...)`: its checks are compared in grading only; release ships no value for them."""
+  """`with machine_dependent(...)`: release ships no value for its checks (grading compares them with the reference run)."""
   return any(isinstance(i.context_expr, ast.Call) and isinstance(i.context_expr.func, ast.Name) and i.context_expr.func.id == "machine_dependent"
              for i in w.items)
 
@@ -56,9 +58,16 @@ def _walk(stmts:list[ast.stmt], env:set[str], answers:set[str], hidden:set[str]|
     elif isinstance(s, ast.With):
       for i in s.items:
         if i.optional_vars is not None: _bind(i.optional_vars, _tainted(i.context_expr, env, answers), env)
-      _walk(s.body, env, answers, hidden, found, in_oracle or is_oracle_block(s) or _unshipped(s), params)
-    elif isinstance(s, (ast.If, ast.While)): _walk(s.body + s.orelse, env, answers, hidden, found, in_oracle, params)
-    elif isinstance(s, ast.Try): _walk(s.body + [x for h in s.handlers for x in h.body] + s.orelse + s.finalbody, env, answers, hidden, found, in_oracle, params)
+      _walk(s.body, env, answers, hidden, found, in_oracle or is_oracle_block(s) or (hidden is not None and _unshipped(s)), params)
+    elif isinstance(s, (ast.If, ast.While, ast.Try)):              # branches: a name is tainted after them if any branch taints it
+      branches = [s.body + s.orelse] + [h.body for h in s.handlers] if isinstance(s, ast.Try) else [s.body, s.orelse]
+      after = set()
+      for branch in branches:
+        mine = set(env)
+        _walk(branch, mine, answers, hidden, found, in_oracle, params)
+        after |= mine
+      env |= after
+      if isinstance(s, ast.Try): _walk(s.finalbody, env, answers, hidden, found, in_oracle, params)
     elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
       known = params.setdefault(s.name, {"args": [a.arg for a in s.args.args], "tainted": set()})
       args = {a.arg for a in s.args.args + s.args.kwonlyargs}
